@@ -1,0 +1,46 @@
+using System.Collections;
+using System.Collections.Concurrent;
+using Jint.Native.Object;
+using Jint.Runtime.Interop;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// Jint's host extensions to JSON.stringify: which wrapped CLR objects serialize as arrays. Jint treats a wrapped
+/// object as array-like when its type is a collection (non-generic ICollection, ICollection&lt;T&gt; or
+/// IReadOnlyCollection&lt;T&gt;) and not a dictionary (IDictionary, IDictionary&lt;K,V&gt; or
+/// IReadOnlyDictionary&lt;K,V&gt;); <see cref="ArrayLikeObject"/>s always are.
+/// </summary>
+internal static class HostObjects
+{
+    private static readonly ConcurrentDictionary<Type, bool> s_arrayLikeTypes = new();
+
+    public static bool IsArrayLike(ObjectInstance o) => o switch
+    {
+        ArrayLikeObject => true,
+        ObjectWrapper wrapper => wrapper.Target is { } target && IsArrayLikeType(target.GetType()),
+        _ => false,
+    };
+
+    // Each CLR type is inspected once; afterwards this is a dictionary lookup.
+    private static bool IsArrayLikeType(Type type) => s_arrayLikeTypes.GetOrAdd(type, static t => Inspect(t));
+
+    private static bool Inspect(Type type)
+    {
+        bool collection = typeof(ICollection).IsAssignableFrom(type);
+        bool dictionary = typeof(IDictionary).IsAssignableFrom(type);
+        foreach (Type candidate in type.GetInterfaces().Append(type))
+        {
+            if (!candidate.IsGenericType)
+            {
+                continue;
+            }
+
+            Type definition = candidate.GetGenericTypeDefinition();
+            collection |= definition == typeof(ICollection<>) || definition == typeof(IReadOnlyCollection<>);
+            dictionary |= definition == typeof(IDictionary<,>) || definition == typeof(IReadOnlyDictionary<,>);
+        }
+
+        return collection && !dictionary;
+    }
+}

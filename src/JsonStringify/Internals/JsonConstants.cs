@@ -1,0 +1,25 @@
+namespace JsonStringify.Internals;
+
+/// <summary>Limits and tokens from ECMA-262 JSON.stringify and from .NET.</summary>
+internal static class JsonConstants
+{
+    // ECMA-262 JSON.stringify step 6-7: a numeric or string space is cut to 10.
+    public const int MaxGapLength = 10;
+
+    // The longest string .NET can allocate (string.MaxLength is internal: 0x3FFFFFDF on 64-bit).
+    public const int MaxStringLength = 0x3FFFFFDF;
+
+    // Above this nesting depth the cycle check switches from a linear scan of the stack to a hash set.
+    public const int LinearCycleCheckDepth = 32;
+
+    // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".
+    public const int MaxEscapedCharLength = 6;
+
+    // Room for any double laid out by Number::toString: sign, 17 digits, point, "e-324" and slack.
+    public const int NumberBufferLength = 64;
+
+    public const string InvalidStringLength = "Invalid string length";
+    public const string StackOverflow = "Maximum call stack size exceeded";
+    public const string Cycle = "Cyclic reference detected.";
+    public const string BigInt = "Do not know how to serialize a BigInt";
+}

@@ -1,0 +1,357 @@
+using System.Runtime.CompilerServices;
+using System.Text;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Interop;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// ECMA-262 SerializeJSONProperty, SerializeJSONObject and SerializeJSONArray: the only place that knows the
+/// algorithm, the order of its observable steps, and when user code (toJSON, the replacer) runs. One walker serves
+/// one call; it is rented from a pool, so a nested JSON.stringify gets a walker and buffers of its own.
+/// </summary>
+internal sealed class Walker
+{
+    private static readonly JsString s_toJson = new("toJSON");
+    private static readonly JsString s_rawJson = new("rawJSON");
+
+    private readonly JsonWriter _writer = new();
+    private ObjectInstance?[] _stack = new ObjectInstance?[16];
+    private HashSet<ObjectInstance>? _deepStack;
+    private int _depth;
+
+    private Engine _engine = null!;
+    private JsonSerializer _owner = null!;
+    private PublicReader _reader = PublicReader.Instance;
+    private EngineTypes _types = null!;
+    private JsValue? _replacer;
+    private List<JsValue>? _propertyList;
+    private Options.SerializeToJsonDelegate? _hostSerializer;
+    private string _gap = string.Empty;
+
+    /// <summary>How deep the cycle stack grew; a walker that grew very deep is not kept by the pool.</summary>
+    public int StackCapacity => _stack.Length;
+
+    public void Start(
+        JsonSerializer owner,
+        StringBuilder output,
+        JsValue? replacer,
+        List<JsValue>? propertyList,
+        string gap,
+        int maxLength)
+    {
+        _owner = owner;
+        _engine = owner.Engine;
+        _reader = PublicReader.Instance;
+        _types = EngineTypes.Instance;
+        _replacer = replacer;
+        _propertyList = propertyList;
+        _hostSerializer = owner.HostSerializer;
+        _gap = gap;
+        _writer.Start(output, gap, maxLength);
+    }
+
+    /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
+    public void Reset()
+    {
+        Array.Clear(_stack, 0, _depth);
+        _deepStack?.Clear();
+        _depth = 0;
+        _engine = null!;
+        _owner = null!;
+        _types = null!;
+        _replacer = null;
+        _propertyList = null;
+        _hostSerializer = null;
+        _gap = string.Empty;
+        _writer.Reset();
+    }
+
+    /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
+    public bool SerializeRoot(JsValue value)
+    {
+        // The wrapper {"": value} is observable only as the replacer's this, so it exists only for a replacer.
+        JsValue holder = JsValue.Undefined;
+        if (_replacer is not null)
+        {
+            var wrapper = new JsObject(_engine);
+            wrapper.CreateDataProperty(JsString.Empty, value);
+            holder = wrapper;
+        }
+
+        value = Prepare(value, holder, JsString.Empty, 0);
+        if (!IsSerializable(value))
+        {
+            return false;
+        }
+
+        WriteValue(value);
+        CheckLength();
+        return true;
+    }
+
+    // SerializeJSONProperty steps 2-4: toJSON, the replacer, then unwrapping of boxed primitives. The key is made
+    // only when user code needs it: for array elements it is the index, turned into a string on demand.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private JsValue Prepare(JsValue value, JsValue holder, JsValue? key, ulong index)
+    {
+        if (_replacer is null && value.Type != Types.Object && value.Type != Types.BigInt)
+        {
+            return value;
+        }
+
+        return PrepareSlow(value, holder, key, index);
+    }
+
+    private JsValue PrepareSlow(JsValue value, JsValue holder, JsValue? key, ulong index)
+    {
+        if (value.Type is Types.Object or Types.BigInt)
+        {
+            JsValue toJson = GetToJson(value);
+            if (toJson.IsCallable())
+            {
+                key ??= IndexKey.Create(index);
+                value = _engine.Call(toJson, value, [key]);
+            }
+        }
+
+        if (_replacer is not null)
+        {
+            key ??= IndexKey.Create(index);
+            value = _engine.Call(_replacer, holder, [key, value]);
+        }
+
+        return value is ObjectInstance o ? Unbox(o) : value;
+    }
+
+    // GetV(value, "toJSON"): a BigInt primitive reads it from a wrapper, with the primitive as the receiver.
+    private JsValue GetToJson(JsValue value)
+    {
+        if (value is ObjectInstance o)
+        {
+            return o.Get(s_toJson, o);
+        }
+
+        // Object(value) as a call is ToObject; Jint's [[Construct]] of Object does not wrap BigInts.
+        var wrapper = (ObjectInstance)_engine.Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
+        return wrapper.Get(s_toJson, value);
+    }
+
+    // SerializeJSONProperty step 4: ToNumber and ToString are observable (valueOf, toString); the others are not.
+    private static JsValue Unbox(ObjectInstance o)
+    {
+        if (o is not IJsPrimitive boxed)
+        {
+            return o;
+        }
+
+        return boxed.Type switch
+        {
+            Types.Number => JsNumber.Create(TypeConverter.ToNumber(o)),
+            Types.String => new JsString(TypeConverter.ToString(o)),
+            Types.Boolean or Types.BigInt => boxed.PrimitiveValue,
+            _ => o,
+        };
+    }
+
+    private static bool IsSerializable(JsValue value) => value.Type switch
+    {
+        Types.Undefined or Types.Symbol => false,
+        Types.Object => !value.IsCallable(),
+        _ => true,
+    };
+
+    // SerializeJSONProperty steps 5-11, for a value that IsSerializable.
+    private void WriteValue(JsValue value)
+    {
+        switch (value.Type)
+        {
+            case Types.Null:
+                _writer.WriteNull();
+                break;
+            case Types.Boolean:
+                _writer.WriteBoolean(value.AsBoolean());
+                break;
+            case Types.String:
+                _writer.WriteString(value.ToString());
+                break;
+            case Types.Number:
+                _writer.WriteNumber(value.AsNumber());
+                break;
+            case Types.BigInt:
+                Throw.BigIntNotSerializable(_engine);
+                break;
+            default:
+                WriteObject((ObjectInstance)value);
+                break;
+        }
+    }
+
+    private void WriteObject(ObjectInstance o)
+    {
+        if (o.GetType() == _types.RawJson)
+        {
+            _writer.WriteRaw(TypeConverter.ToString(o.Get(s_rawJson, o)));
+            return;
+        }
+
+        if (IsArray(o) || HostObjects.IsArrayLike(o))
+        {
+            SerializeArray(o);
+            return;
+        }
+
+        if (o is IObjectWrapper wrapper && _hostSerializer is not null)
+        {
+            WriteHostJson(wrapper);
+            return;
+        }
+
+        SerializeObject(o);
+    }
+
+    // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.
+    private bool IsArray(ObjectInstance o) => o is JsArray || (o.GetType() == _types.Proxy && _owner.IsArray(o));
+
+    // Jint's Options.Interop.SerializeToJson: the host writes wrapped CLR objects itself, given the gap and the
+    // indentation of the current line.
+    private void WriteHostJson(IObjectWrapper wrapper)
+    {
+        string indent = _gap.Length == 0 ? string.Empty : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
+        string? json = _hostSerializer!(wrapper.Target, _gap, indent);
+        if (!string.IsNullOrEmpty(json))
+        {
+            _writer.WriteRaw(json);
+        }
+    }
+
+    private void SerializeObject(ObjectInstance o)
+    {
+        Enter(o);
+        List<JsValue> keys = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
+        _writer.StartObject();
+        bool empty = true;
+        for (int i = 0; i < keys.Count; i++)
+        {
+            JsValue key = keys[i];
+            JsValue value = Prepare(_reader.Get(o, key), o, key, 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            _writer.WritePropertyName(key.ToString(), empty);
+            empty = false;
+            WriteValue(value);
+            CheckLength();
+        }
+
+        _writer.EndObject(empty);
+        Exit();
+    }
+
+    private void SerializeArray(ObjectInstance array)
+    {
+        Enter(array);
+        ulong length = _reader.GetLength(array);
+        _writer.StartArray();
+        for (ulong i = 0; i < length; i++)
+        {
+            _writer.WriteElementSeparator(i == 0);
+            JsValue value = Prepare(_reader.GetElement(array, i), array, null, i);
+            if (IsSerializable(value))
+            {
+                WriteValue(value);
+            }
+            else
+            {
+                _writer.WriteNull();
+            }
+
+            CheckLength();
+        }
+
+        _writer.EndArray(length == 0);
+        Exit();
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void CheckLength()
+    {
+        if (_writer.IsOverLimit)
+        {
+            Throw.InvalidStringLength(_engine);
+        }
+    }
+
+    // The spec's stack: a cycle is a TypeError. Deep nesting is a RangeError before the thread's stack runs out.
+    private void Enter(ObjectInstance o)
+    {
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            Throw.StackOverflow(_engine);
+        }
+
+        if (Contains(o))
+        {
+            Throw.CycleDetected(_engine);
+        }
+
+        if (_depth == _stack.Length)
+        {
+            Array.Resize(ref _stack, _stack.Length * 2);
+        }
+
+        _stack[_depth++] = o;
+        if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            if (_depth == JsonConstants.LinearCycleCheckDepth + 1)
+            {
+                _deepStack ??= new HashSet<ObjectInstance>(ObjectIdentity.Instance);
+                for (int i = 0; i < _depth; i++)
+                {
+                    _deepStack.Add(_stack[i]!);
+                }
+            }
+            else
+            {
+                _deepStack!.Add(o);
+            }
+        }
+    }
+
+    private void Exit()
+    {
+        ObjectInstance o = _stack[--_depth]!;
+        _stack[_depth] = null;
+        if (_depth == JsonConstants.LinearCycleCheckDepth)
+        {
+            _deepStack!.Clear();
+        }
+        else if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            _deepStack!.Remove(o);
+        }
+    }
+
+    private bool Contains(ObjectInstance o)
+    {
+        if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            return _deepStack!.Contains(o);
+        }
+
+        for (int i = 0; i < _depth; i++)
+        {
+            if (ObjectIdentity.Same(_stack[i]!, o))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+}

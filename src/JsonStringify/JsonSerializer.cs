@@ -1,0 +1,219 @@
+using System.Text;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using JsonStringify.Internals;
+
+namespace JsonStringify;
+
+/// <summary>
+/// Serializes Jint values to JSON text with the exact semantics of ECMA-262 <c>JSON.stringify</c>: toJSON,
+/// replacer functions and property lists, space, boxed primitives, proxies and <c>JSON.rawJSON</c>. Output goes into
+/// a pooled builder, so a call allocates little beyond its result.
+/// </summary>
+/// <remarks>
+/// One instance serves one engine and can be reused for any number of calls. Like the engine itself it is not
+/// thread-safe. Errors are thrown as <see cref="JavaScriptException"/>: a <c>TypeError</c> for a cycle or a BigInt,
+/// and a <c>RangeError</c> for output too long for a string or nesting too deep for the thread's stack. Exceptions
+/// thrown by toJSON, getters, replacers and proxy traps reach the caller unchanged.
+/// </remarks>
+public sealed class JsonSerializer
+{
+    private static readonly string[] s_spaces = CreateSpaces();
+    private static readonly JsString s_isArray = new("isArray");
+
+    private readonly JsonSerializerOptions _options;
+    private JsValue? _isArrayIntrinsic;
+    private Options? _engineOptions;
+
+    /// <summary>Creates a serializer for <paramref name="engine"/> with the default options.</summary>
+    /// <param name="engine">The engine whose values are serialized and in which toJSON and replacers run.</param>
+    public JsonSerializer(Engine engine)
+        : this(engine, null)
+    {
+    }
+
+    /// <summary>Creates a serializer for <paramref name="engine"/>.</summary>
+    /// <param name="engine">The engine whose values are serialized and in which toJSON and replacers run.</param>
+    /// <param name="options">The settings to use; <see langword="null"/> means <see cref="JsonSerializerOptions.Default"/>.</param>
+    public JsonSerializer(Engine engine, JsonSerializerOptions? options)
+    {
+        ArgumentNullException.ThrowIfNull(engine);
+        Engine = engine;
+        _options = options ?? JsonSerializerOptions.Default;
+    }
+
+    internal JsonSerializer(Engine engine, JsonSerializerOptions? options, Options engineOptions)
+        : this(engine, options)
+    {
+        _engineOptions = engineOptions;
+    }
+
+    internal Engine Engine { get; }
+
+    // Jint's Options.Interop.SerializeToJson, read on every call because hosts may set it after creating the engine.
+    // The engine keeps its options internal: they come from the Options form of UseJsonStringify, or else from Jint.
+    internal Options.SerializeToJsonDelegate? HostSerializer =>
+        (_engineOptions ??= JintInternals.TryGetOptions(Engine))?.Interop.SerializeToJson;
+
+    /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value)</c> does.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <returns>The JSON text as a <see cref="JsString"/>, or <see cref="JsValue.Undefined"/> when the value has no
+    /// JSON form (undefined, a function or a symbol).</returns>
+    public JsValue Serialize(JsValue value) => Serialize(value, JsValue.Undefined, JsValue.Undefined);
+
+    /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A function called for every key and value, an array of the property names to include,
+    /// or <see cref="JsValue.Undefined"/> or <see cref="JsValue.Null"/> for none.</param>
+    /// <param name="space">The indentation: a number of spaces (at most 10), a string (its first 10 chars), or
+    /// <see cref="JsValue.Undefined"/> or <see cref="JsValue.Null"/> for compact output.</param>
+    /// <returns>The JSON text as a <see cref="JsString"/>, or <see cref="JsValue.Undefined"/> when the value has no
+    /// JSON form.</returns>
+    public JsValue Serialize(JsValue value, JsValue replacer, JsValue space)
+    {
+        string? json = SerializeToString(value, replacer, space);
+        return json is null ? JsValue.Undefined : new JsString(json);
+    }
+
+    /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does, to a .NET string.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A replacer function or property list; <see langword="null"/> for none.</param>
+    /// <param name="space">The indentation; <see langword="null"/> for compact output.</param>
+    /// <returns>The JSON text, or <see langword="null"/> when the value has no JSON form.</returns>
+    public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+
+        // JSON.stringify steps 4-8, in order: the replacer (a property list is read now), then space.
+        JsValue? replacerFunction = null;
+        List<JsValue>? propertyList = null;
+        if (replacer is ObjectInstance replacerObject)
+        {
+            if (replacerObject.IsCallable())
+            {
+                replacerFunction = replacerObject;
+            }
+            else if (IsArray(replacerObject))
+            {
+                propertyList = ReadPropertyList(replacerObject);
+            }
+        }
+
+        string gap = space is null ? string.Empty : ComputeGap(space);
+
+        Walker walker = BufferPool.Walkers.Get();
+        StringBuilder output = _options.StringBuilderPool.Get();
+        try
+        {
+            walker.Start(this, output, replacerFunction, propertyList, gap, _options.MaxLength);
+            return walker.SerializeRoot(value) ? output.ToString() : null;
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+            output.Clear();
+            _options.StringBuilderPool.Return(output);
+        }
+    }
+
+    // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.
+    internal bool IsArray(ObjectInstance o)
+    {
+        if (o is JsArray)
+        {
+            return true;
+        }
+
+        if (o.GetType() != EngineTypes.Instance.Proxy)
+        {
+            return false;
+        }
+
+        // Jint's public API cannot see a proxy's target, so the engine's own Array.isArray answers for proxies.
+        _isArrayIntrinsic ??= Engine.Intrinsics.Array.Get(s_isArray);
+        return TypeConverter.ToBoolean(Engine.Call(_isArrayIntrinsic, Engine.Intrinsics.Array, [o]));
+    }
+
+    // JSON.stringify step 4.b: strings, numbers, and String and Number objects, without duplicates, in order.
+    private List<JsValue> ReadPropertyList(ObjectInstance replacer)
+    {
+        var list = new List<JsValue>();
+        var seen = new HashSet<string>(StringComparer.Ordinal);
+        ulong length = PublicReader.Instance.GetLength(replacer);
+        Span<char> number = stackalloc char[JsonConstants.NumberBufferLength];
+        for (ulong k = 0; k < length; k++)
+        {
+            JsValue element = PublicReader.Instance.GetElement(replacer, k);
+            string? item = element.Type switch
+            {
+                Types.String => element.ToString(),
+                Types.Number => FormatKey(element.AsNumber(), number),
+                Types.Object when element is IJsPrimitive { Type: Types.String or Types.Number } =>
+                    TypeConverter.ToString(element),
+                _ => null,
+            };
+
+            if (item is not null && seen.Add(item))
+            {
+                list.Add(new JsString(item));
+            }
+        }
+
+        return list;
+    }
+
+    private static string FormatKey(double value, Span<char> buffer)
+    {
+        if (double.IsNaN(value))
+        {
+            return "NaN";
+        }
+
+        if (double.IsInfinity(value))
+        {
+            return value > 0 ? "Infinity" : "-Infinity";
+        }
+
+        return new string(buffer[..NumberFormatter.Format(value, buffer)]);
+    }
+
+    // JSON.stringify steps 5-8: Number and String objects are coerced first (observably), then clamped to 10.
+    private static string ComputeGap(JsValue space)
+    {
+        if (space is IJsPrimitive { Type: Types.Number })
+        {
+            space = JsNumber.Create(TypeConverter.ToNumber(space));
+        }
+        else if (space is IJsPrimitive { Type: Types.String })
+        {
+            space = new JsString(TypeConverter.ToString(space));
+        }
+
+        if (space.Type == Types.Number)
+        {
+            double count = Math.Min(JsonConstants.MaxGapLength, TypeConverter.ToIntegerOrInfinity(space));
+            return count < 1 ? string.Empty : s_spaces[(int)count];
+        }
+
+        if (space.Type == Types.String)
+        {
+            string text = space.ToString();
+            return text.Length <= JsonConstants.MaxGapLength ? text : text[..JsonConstants.MaxGapLength];
+        }
+
+        return string.Empty;
+    }
+
+    private static string[] CreateSpaces()
+    {
+        var spaces = new string[JsonConstants.MaxGapLength + 1];
+        for (int i = 0; i < spaces.Length; i++)
+        {
+            spaces[i] = new string(' ', i);
+        }
+
+        return spaces;
+    }
+}

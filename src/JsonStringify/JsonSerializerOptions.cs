@@ -1,0 +1,22 @@
+using System.Text;
+using JsonStringify.Internals;
+using Microsoft.Extensions.ObjectPool;
+
+namespace JsonStringify;
+
+/// <summary>Settings for a <see cref="JsonSerializer"/>. An instance can be shared by any number of serializers.</summary>
+public sealed class JsonSerializerOptions
+{
+    /// <summary>The settings used when none are given.</summary>
+    public static JsonSerializerOptions Default { get; } = new();
+
+    /// <summary>
+    /// The pool that output builders are rented from and returned to, once per call. The default pool keeps up to
+    /// twice the processor count of builders, each of at most 4M chars (8 MB); larger builders are released to the
+    /// GC. Supply your own to share a pool with the rest of your host or to change those limits.
+    /// </summary>
+    public ObjectPool<StringBuilder> StringBuilderPool { get; init; } = BufferPool.Builders;
+
+    // The longest output, in chars, before a RangeError: the longest .NET string unless a test lowers it.
+    internal int MaxLength { get; init; } = JsonConstants.MaxStringLength;
+}
