@@ -105,6 +105,10 @@ public sealed class JsonSerializer
 
         Walker walker = BufferPool.Walkers.Get();
         StringBuilder output = _options.StringBuilderPool.Get();
+
+        // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
+        // multi-chunk builder that the policy will drop anyway would copy it first.
+        output.Clear();
         try
         {
             walker.Start(this, output, replacerFunction, propertyList, gap, _options.MaxLength);
@@ -113,7 +117,6 @@ public sealed class JsonSerializer
         finally
         {
             BufferPool.Walkers.Return(walker);
-            output.Clear();
             _options.StringBuilderPool.Return(output);
         }
     }

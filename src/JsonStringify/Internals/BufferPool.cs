@@ -19,15 +19,18 @@ internal static class BufferPool
     // As many idle objects as Microsoft.Extensions.ObjectPool keeps by default.
     private static readonly int s_maxRetained = Environment.ProcessorCount * 2;
 
-    public static ObjectPool<StringBuilder> Builders { get; } = new DefaultObjectPool<StringBuilder>(
+    public static ObjectPool<StringBuilder> Builders { get; } = CreateBuilderPool();
+
+    public static ObjectPool<Walker> Walkers { get; } = new DefaultObjectPool<Walker>(new WalkerPolicy(), s_maxRetained);
+
+    /// <summary>A pool with the default policy: JSON-sized builders are kept, huge ones dropped.</summary>
+    public static ObjectPool<StringBuilder> CreateBuilderPool() => new DefaultObjectPool<StringBuilder>(
         new StringBuilderPooledObjectPolicy
         {
             InitialCapacity = InitialBuilderCapacity,
             MaximumRetainedCapacity = MaxRetainedBuilderCapacity,
         },
         s_maxRetained);
-
-    public static ObjectPool<Walker> Walkers { get; } = new DefaultObjectPool<Walker>(new WalkerPolicy(), s_maxRetained);
 
     private sealed class WalkerPolicy : IPooledObjectPolicy<Walker>
     {

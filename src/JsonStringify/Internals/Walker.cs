@@ -217,10 +217,10 @@ internal sealed class Walker
     private bool IsArray(ObjectInstance o) => o is JsArray || (o.GetType() == _types.Proxy && _owner.IsArray(o));
 
     // Jint's Options.Interop.SerializeToJson: the host writes wrapped CLR objects itself, given the gap and the
-    // indentation of the current line.
+    // indentation of the current line (null at the root and in compact output, as Jint passes it).
     private void WriteHostJson(IObjectWrapper wrapper)
     {
-        string indent = _gap.Length == 0 ? string.Empty : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
+        string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
         string? json = _hostSerializer!(wrapper.Target, _gap, indent);
         if (!string.IsNullOrEmpty(json))
         {

@@ -1,0 +1,271 @@
+using System.Text;
+using Jint;
+using Jint.Native;
+using Jint.Runtime;
+using Microsoft.Extensions.ObjectPool;
+
+namespace JsonStringify.Tests;
+
+/// <summary>The C# surface: results, arguments, installation in scripts, and errors as JavaScript errors.</summary>
+public class ApiTests
+{
+    [Fact]
+    public void SerializeReturnsAJsString()
+    {
+        using var engine = new Engine();
+        JsValue result = new JsonSerializer(engine).Serialize(engine.Evaluate("({a: [1, 'x']})"));
+        Assert.IsType<JsString>(result);
+        Assert.Equal("{\"a\":[1,\"x\"]}", result.ToString());
+    }
+
+    [Fact]
+    public void SerializeReturnsUndefinedWhenThereIsNoJsonForm()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        Assert.Same(JsValue.Undefined, serializer.Serialize(JsValue.Undefined));
+        Assert.Same(JsValue.Undefined, serializer.Serialize(engine.Evaluate("(function () {})")));
+        Assert.Same(JsValue.Undefined, serializer.Serialize(engine.Evaluate("Symbol()")));
+        Assert.Null(serializer.SerializeToString(JsValue.Undefined));
+    }
+
+    [Fact]
+    public void NullAndUndefinedMeanNoReplacerAndNoSpace()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({b: [1]})");
+        Assert.Equal("{\"b\":[1]}", serializer.Serialize(value, JsValue.Null, JsValue.Null).ToString());
+        Assert.Equal("{\"b\":[1]}", serializer.Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString());
+        Assert.Equal("{\"b\":[1]}", serializer.SerializeToString(value, null, null));
+    }
+
+    [Fact]
+    public void ReplacerAndSpaceWorkFromCSharp()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: 1, b: 2, c: 3})");
+        JsValue list = engine.Evaluate("['c', 'a']");
+        JsValue replacer = engine.Evaluate("(k, v) => typeof v === 'number' ? v + 1 : v");
+        Assert.Equal("{\n  \"c\": 3,\n  \"a\": 1\n}", serializer.SerializeToString(value, list, 2));
+        Assert.Equal("{\"a\":2,\"b\":3,\"c\":4}", serializer.SerializeToString(value, replacer));
+        Assert.Equal("{\n\t\"a\": 1,\n\t\"b\": 2,\n\t\"c\": 3\n}", serializer.SerializeToString(value, space: "\t"));
+    }
+
+    [Fact]
+    public void OneSerializerServesManyCalls()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        for (int i = 0; i < 100; i++)
+        {
+            Assert.Equal($"[{i},\"{i}\"]", serializer.SerializeToString(engine.Evaluate($"[{i}, '{i}']")));
+        }
+    }
+
+    [Fact]
+    public void ArgumentsAreChecked()
+    {
+        Assert.Throws<ArgumentNullException>(() => new JsonSerializer(null!));
+        using var engine = new Engine();
+        Assert.Throws<ArgumentNullException>(() => new JsonSerializer(engine).Serialize(null!));
+        Assert.Throws<ArgumentNullException>(() => ((Engine)null!).UseJsonStringify());
+        Assert.Throws<ArgumentNullException>(() => ((Options)null!).UseJsonStringify());
+    }
+
+    [Fact]
+    public void InstalledStringifyLooksBuiltIn()
+    {
+        using Engine engine = new Engine().UseJsonStringify();
+        string description = Js.Run(engine, """
+            var d = Object.getOwnPropertyDescriptor(JSON, 'stringify');
+            var n = Object.getOwnPropertyDescriptor(JSON.stringify, 'name');
+            var l = Object.getOwnPropertyDescriptor(JSON.stringify, 'length');
+            [typeof d.value, d.writable, d.enumerable, d.configurable,
+             n.value, n.writable, n.enumerable, n.configurable,
+             l.value, l.writable, l.enumerable, l.configurable,
+             'prototype' in JSON.stringify, Object.keys(JSON).length,
+             Object.getPrototypeOf(JSON.stringify) === Function.prototype].join()
+            """);
+        Assert.Equal("function,true,false,true,stringify,false,false,true,3,false,false,true,false,0,true", description);
+        Assert.StartsWith("TypeError", Js.Run(engine, "new JSON.stringify({})"), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void UseJsonStringifyReplacesTheBuiltIn()
+    {
+        using Engine builtin = new();
+        using Engine ours = new Engine().UseJsonStringify();
+        const string Probe = "JSON.stringify(2 ** 55)";
+        Assert.Equal("36028797018963968", Js.Run(builtin, Probe));
+        Assert.Equal("36028797018963970", Js.Run(ours, Probe));
+    }
+
+    [Fact]
+    public void OptionsFormInstallsInEveryEngine()
+    {
+        var options = new Options().UseJsonStringify();
+        for (int i = 0; i < 3; i++)
+        {
+            using var engine = new Engine(options);
+            Assert.Equal("36028797018963970", Js.Run(engine, "JSON.stringify(2 ** 55)"));
+        }
+    }
+
+    [Fact]
+    public void ErrorsAreJavaScriptErrorsThatScriptsCatch()
+    {
+        using Engine engine = Js.Ours();
+        Assert.Equal("true|Cyclic reference detected.", Js.Run(engine, """
+            var o = {}; o.self = o;
+            try { JSON.stringify(o); } catch (e) { (e instanceof TypeError) + '|' + e.message }
+            """));
+        Assert.Equal("true", Js.Run(engine, "try { JSON.stringify(1n); } catch (e) { e instanceof TypeError }"));
+        Assert.Equal("true|Maximum call stack size exceeded", Js.Run(engine, """
+            var a = []; for (var i = 0; i < 200000; i++) { a = [a]; }
+            try { JSON.stringify(a); } catch (e) { (e instanceof RangeError) + '|' + e.message }
+            """));
+    }
+
+    [Fact]
+    public void ErrorsReachCSharpAsJavaScriptExceptions()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        var cycle = Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("var o = []; o.push(o); o")));
+        Assert.Equal("TypeError: Cyclic reference detected.", Js.ErrorText(cycle));
+        var bigInt = Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("({a: [10n]})")));
+        Assert.Equal("TypeError: Do not know how to serialize a BigInt", Js.ErrorText(bigInt));
+    }
+
+    [Fact]
+    public void RangeErrorIsTheEnginesEvenWhenAScriptReplacedTheGlobal()
+    {
+        using Engine engine = Js.Ours();
+        Assert.Equal("true|Maximum call stack size exceeded", Js.Run(engine, """
+            var original = RangeError; RangeError = function Fake() {};
+            var a = []; for (var i = 0; i < 200000; i++) { a = [a]; }
+            try { JSON.stringify(a); } catch (e) { (e instanceof original) + '|' + e.message }
+            """));
+    }
+
+    [Fact]
+    public void OutputLongerThanTheLimitIsARangeError()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = 1000 });
+        Assert.Equal(new string('1', 1000), serializer.SerializeToString(new JsString(new string('1', 998)))!.Replace("\"", "1", StringComparison.Ordinal));
+
+        foreach (string script in new[] { "'x'.repeat(999)", "'\\n'.repeat(10000)", "new Array(600).fill(0)", "({a: 'x'.repeat(500), b: 'y'.repeat(500)})" })
+        {
+            var e = Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate(script)));
+            Assert.Equal("RangeError: Invalid string length", Js.ErrorText(e));
+        }
+    }
+
+    [Fact]
+    public void DeepNestingIsACatchableRangeErrorOnASmallStack()
+    {
+        string? outcome = null;
+        var thread = new Thread(
+            () =>
+            {
+                using var engine = new Engine();
+                JsValue deep = engine.Evaluate("var o = {}; for (var i = 0; i < 100000; i++) { o = {o: o}; } o");
+                try
+                {
+                    new JsonSerializer(engine).Serialize(deep);
+                    outcome = "no error";
+                }
+                catch (JavaScriptException e)
+                {
+                    outcome = Js.ErrorText(e);
+                }
+            },
+            maxStackSize: 256 * 1024);
+        thread.Start();
+        thread.Join();
+        Assert.Equal("RangeError: Maximum call stack size exceeded", outcome);
+    }
+
+    [Fact]
+    public void NestedStringifyFromToJsonGetsItsOwnBuffers()
+    {
+        var pool = new CountingPool();
+        using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { StringBuilderPool = pool });
+        string result = Js.Run(engine, """
+            JSON.stringify({
+              a: {toJSON() { return JSON.stringify({inner: [1, {toJSON() { return JSON.stringify('deep'); }}]}); }},
+              b: [2]
+            })
+            """);
+        Assert.Equal("{\"a\":\"{\\\"inner\\\":[1,\\\"\\\\\\\"deep\\\\\\\"\\\"]}\",\"b\":[2]}", result);
+        Assert.Equal(3, pool.MaxOutstanding);
+        Assert.Equal(pool.Rented, pool.Returned);
+    }
+
+    [Fact]
+    public void BuildersGoBackToThePoolOnEveryPath()
+    {
+        var pool = new CountingPool();
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { StringBuilderPool = pool });
+        JsValue throwing = engine.Evaluate("({a: 1, b: {toJSON() { throw new Error('boom'); }}})");
+        JsValue cyclic = engine.Evaluate("var c = {x: [1]}; c.x.push(c); c");
+        for (int i = 0; i < 100; i++)
+        {
+            Assert.Throws<JavaScriptException>(() => serializer.Serialize(throwing));
+            Assert.Throws<JavaScriptException>(() => serializer.Serialize(cyclic));
+            Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]")));
+            Assert.Null(serializer.SerializeToString(JsValue.Undefined));
+        }
+
+        Assert.Equal(400, pool.Rented);
+        Assert.Equal(400, pool.Returned);
+        Assert.Equal(1, pool.MaxOutstanding);
+    }
+
+    [Fact]
+    public void DefaultPoolPolicyKeepsJsonSizedBuildersButNotHugeOnes()
+    {
+        ObjectPool<StringBuilder> pool = Internals.BufferPool.CreateBuilderPool();
+        var large = new StringBuilder(2 * 1024 * 1024);
+        large.Append('x', 2 * 1024 * 1024);
+        pool.Return(large);
+        StringBuilder again = pool.Get();
+        Assert.Same(large, again);
+        Assert.Equal(0, again.Length);
+
+        var huge = new StringBuilder(64 * 1024 * 1024);
+        pool.Return(huge);
+        Assert.NotSame(huge, pool.Get());
+        Assert.Same(Internals.BufferPool.Builders, JsonSerializerOptions.Default.StringBuilderPool);
+    }
+
+    private sealed class CountingPool : ObjectPool<StringBuilder>
+    {
+        private int _outstanding;
+
+        public int Rented { get; private set; }
+
+        public int Returned { get; private set; }
+
+        public int MaxOutstanding { get; private set; }
+
+        public override StringBuilder Get()
+        {
+            Rented++;
+            MaxOutstanding = Math.Max(MaxOutstanding, ++_outstanding);
+
+            // A pool whose policy does not clear: leftover text must not reach the output.
+            return new StringBuilder("leftover");
+        }
+
+        public override void Return(StringBuilder obj)
+        {
+            Returned++;
+            _outstanding--;
+        }
+    }
+}
