@@ -41,8 +41,12 @@ internal static class NumberFormatter
     private static int FormatShortest(double value, Span<char> buffer)
     {
         // "R" gives the shortest digits that round-trip, as [-]d[.ddd][E±dd]; only the layout differs from the spec.
+        // .NET 10's "R" is wrong for some exact powers of two (2^-25 gives 2.980232238769531e-8, which parses to the
+        // double below), so those take a slower search that checks its answer.
         Span<char> scratch = buffer[ScratchOffset..];
-        value.TryFormat(scratch, out int length, "R", CultureInfo.InvariantCulture);
+        int length = IsPowerOfTwo(value)
+            ? FormatPowerOfTwo(value, scratch)
+            : value.TryFormat(scratch, out int written, "R", CultureInfo.InvariantCulture) ? written : 0;
         scratch = scratch[..length];
 
         int pos = 0;
@@ -103,6 +107,52 @@ internal static class NumberFormatter
 
         int n = (intDigits > 0 ? intDigits : -leadingZeros) + exponent;
         return Layout(negative, digits[..k], n, buffer);
+    }
+
+    private static bool IsPowerOfTwo(double value) => (BitConverter.DoubleToInt64Bits(value) & 0x000F_FFFF_FFFF_FFFFL) == 0;
+
+    // The shortest digits that round-trip, closest to the value: for each digit count p, the correctly rounded p-digit
+    // decimal, or else its neighbour on either side (a power of two has a narrower gap below than above, so the
+    // nearest decimal can miss while the next one up hits). Writes them as [-]d.ddd…E±x.
+    private static int FormatPowerOfTwo(double value, Span<char> destination)
+    {
+        Span<char> rounded = stackalloc char[32];
+        Span<char> candidate = stackalloc char[32];
+        for (int precision = 1; precision <= 17; precision++)
+        {
+            value.TryFormat(rounded, out int length, "E" + (precision - 1).ToString(CultureInfo.InvariantCulture), CultureInfo.InvariantCulture);
+            ReadOnlySpan<char> text = rounded[..length];
+            int e = text.IndexOf('E');
+            bool negative = text[0] == '-';
+            long digits = long.Parse(text[(negative ? 1 : 0)..e].ToString().Replace(".", string.Empty, StringComparison.Ordinal), CultureInfo.InvariantCulture);
+            int exponent = int.Parse(text[(e + 1)..], NumberStyles.AllowLeadingSign, CultureInfo.InvariantCulture) - (precision - 1);
+            foreach (long tryDigits in (ReadOnlySpan<long>)[digits, digits + 1, digits - 1])
+            {
+                int candidateLength = WriteCandidate(negative, tryDigits, exponent, candidate);
+                if (double.Parse(candidate[..candidateLength], NumberStyles.Float, CultureInfo.InvariantCulture) == value)
+                {
+                    candidate[..candidateLength].CopyTo(destination);
+                    return candidateLength;
+                }
+            }
+        }
+
+        return value.TryFormat(destination, out int fallback, "R", CultureInfo.InvariantCulture) ? fallback : 0;
+    }
+
+    private static int WriteCandidate(bool negative, long digits, int exponent, Span<char> destination)
+    {
+        int w = 0;
+        if (negative)
+        {
+            destination[w++] = '-';
+        }
+
+        digits.TryFormat(destination[w..], out int digitCount, default, CultureInfo.InvariantCulture);
+        w += digitCount;
+        destination[w++] = 'E';
+        exponent.TryFormat(destination[w..], out int exponentLength, default, CultureInfo.InvariantCulture);
+        return w + exponentLength;
     }
 
     private static int Layout(bool negative, ReadOnlySpan<char> digits, int n, Span<char> buffer)

@@ -1,0 +1,715 @@
+using System.Diagnostics;
+using System.Globalization;
+using System.Numerics;
+using System.Text;
+using JsonStringify.Internals;
+using Xunit.Abstractions;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// NumberFormatter against ECMA-262 Number::toString (radix 10). Hand-picked rows give V8's exact text; the seeded
+/// run checks over a million doubles against an oracle that never asks the BCL for shortest digits: the text's
+/// layout is rebuilt from its digits s (k of them) and exponent n, the text must parse back to the same bits, no
+/// k-1 digit string may round-trip, and among k-digit strings the chosen one must be the closest that round-trips
+/// (ties to even). The round-trip and closeness questions are answered with exact BigInteger arithmetic on the
+/// double's binary value m × 2^e (and, for round-trips, also with double.Parse). A brute-force exact search for the
+/// spec's text names the expected text in failure messages and is compared on every 16th value.
+/// </summary>
+public class NumberFormattingTests
+{
+    private const int MaxReportedFailures = 10;
+    private const ulong Seed = 0x2545F4914F6CDD1D;
+    private const ulong FractionMask = (1UL << 52) - 1;
+    private const int MaxDigits = 17;
+    private const int MaxPow10 = 400;
+    private const int BruteForceSampleStride = 16;
+
+    // 10^0 .. 10^22 are exact doubles, so k / 10^j and k * 10^j are each correctly rounded once.
+    private static readonly double[] s_exactPowersOfTen =
+    [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+        1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+
+    private static readonly BigInteger[] s_pow10 = BuildPowersOfTen();
+
+    private readonly ITestOutputHelper _output;
+
+    public NumberFormattingTests(ITestOutputHelper output) => _output = output;
+
+    public static TheoryData<double, string> Rows => new()
+    {
+        { 0d, "0" },
+        { -0d, "0" },
+        { 1d, "1" },
+        { -1d, "-1" },
+        { 100d, "100" },
+        { 0.5, "0.5" },
+        { 0.1, "0.1" },
+        { 4.35, "4.35" },
+        { 1234.5678, "1234.5678" },
+        { 0.000001234, "0.000001234" },
+        { 1d / 3, "0.3333333333333333" },
+        { 2d / 3, "0.6666666666666666" },
+        { Math.PI, "3.141592653589793" },
+        { 0.1 + 0.2, "0.30000000000000004" },
+        { 123e-20, "1.23e-18" },
+        { -1.5e300, "-1.5e+300" },
+        { 1e15, "1000000000000000" },
+        { 1e16, "10000000000000000" },
+        { 1e17, "100000000000000000" },
+        { 1e20, "100000000000000000000" },
+        { 1e21, "1e+21" },
+        { Math.BitDecrement(1e21), "999999999999999900000" },
+        { Math.BitIncrement(1e21), "1.0000000000000001e+21" },
+        { 1e23, "1e+23" },
+        { 1e308, "1e+308" },
+        { 1e-6, "0.000001" },
+        { Math.BitDecrement(1e-6), "9.999999999999997e-7" },
+        { Math.BitIncrement(1e-6), "0.0000010000000000000002" },
+        { 1e-7, "1e-7" },
+        { Math.BitDecrement(1e-7), "9.999999999999998e-8" },
+        { 1.5e-7, "1.5e-7" },
+        { 5e-7, "5e-7" },
+        { 9.5e-5, "0.000095" },
+        { -0.0000012, "-0.0000012" },
+        { double.Epsilon, "5e-324" },
+        { double.Epsilon * 3, "1.5e-323" },
+        { double.MaxValue, "1.7976931348623157e+308" },
+        { -double.MaxValue, "-1.7976931348623157e+308" },
+        { 2.2250738585072014e-308, "2.2250738585072014e-308" },
+        { Math.BitDecrement(2.2250738585072014e-308), "2.225073858507201e-308" },
+        { Math.ScaleB(1, -20), "9.5367431640625e-7" },
+        { Math.ScaleB(1, -30), "9.313225746154785e-10" },
+        { Math.ScaleB(1, 55), "36028797018963970" },
+        { Math.ScaleB(1, 63), "9223372036854776000" },
+        { Math.ScaleB(1, 64), "18446744073709552000" },
+        { Math.ScaleB(1, 70), "1.1805916207174113e+21" },
+        { 9007199254740991d, "9007199254740991" },
+        { 9007199254740993d, "9007199254740992" },
+        { 9007199254740994d, "9007199254740994" },
+        { 123456789012345680000d, "123456789012345680000" },
+        { 1.2345678901234567e21, "1.2345678901234568e+21" },
+    };
+
+    [Theory]
+    [MemberData(nameof(Rows), DisableDiscoveryEnumeration = true)]
+    public void FormatsLikeV8(double value, string expected)
+    {
+        Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
+        int length = NumberFormatter.Format(value, buffer);
+
+        Assert.Equal(expected, buffer[..length].ToString());
+        Assert.Equal(expected, ExpectedText(value));
+    }
+
+    [Fact]
+    public void SeededDoublesMatchTheSpecOracle()
+    {
+        var total = Stopwatch.StartNew();
+        (double[] values, List<(string Name, int Count)> categories) = Generate();
+        TimeSpan generated = total.Elapsed;
+
+        var results = new List<Worker>();
+        Parallel.For(
+            0,
+            values.Length,
+            () => new Worker(),
+            (i, _, worker) =>
+            {
+                worker.Check(i, values[i]);
+                return worker;
+            },
+            worker =>
+            {
+                lock (results)
+                {
+                    results.Add(worker);
+                }
+            });
+
+        long failures = results.Sum(w => w.FailureCount);
+        long closerButNotRoundTripping = results.Sum(w => w.CloserNeighbourNotRoundTripping);
+        long ties = results.Sum(w => w.TiesToEven);
+        List<string> first = [.. results.SelectMany(w => w.Failures).OrderBy(f => f.Index).Take(MaxReportedFailures).Select(f => f.Message)];
+
+        _output.WriteLine($"checked {values.Length:N0} doubles in {total.Elapsed.TotalSeconds:F2} s (generation {generated.TotalSeconds:F2} s)");
+        foreach ((string name, int count) in categories)
+        {
+            _output.WriteLine($"  {count,9:N0}  {name}");
+        }
+
+        _output.WriteLine($"closer k-digit neighbour that does not round-trip: {closerButNotRoundTripping:N0}; ties broken to even: {ties:N0}");
+        _output.WriteLine($"failures: {failures:N0}");
+
+        if (failures > 0)
+        {
+            Assert.Fail($"{failures:N0} of {values.Length:N0} doubles failed; first {first.Count}:\n" + string.Join('\n', first));
+        }
+    }
+
+    private static (double[] Values, List<(string Name, int Count)> Categories) Generate()
+    {
+        var rng = new SplitMix64(Seed);
+        var values = new List<double>(1_200_000);
+        var categories = new List<(string Name, int Count)>();
+
+        void Category(string name, Action fill)
+        {
+            int before = values.Count;
+            fill();
+            categories.Add((name, values.Count - before));
+        }
+
+        void AddEitherSign(double value) => values.Add(rng.Coin() ? -value : value);
+
+        Category("specials: ±0, ±MAX_VALUE, ±Epsilon, ±1, around 2^53, the layout thresholds", () =>
+        {
+            foreach (double v in new[]
+            {
+                0d, 1d, double.MaxValue, double.Epsilon, 9007199254740991d, 9007199254740992d, 9007199254740994d,
+                1e21, 1e-6, 1e-7, 1e20, 1e22, 1e23, 2.2250738585072014e-308,
+            })
+            {
+                values.Add(v);
+                values.Add(-v);
+            }
+        });
+
+        Category("random 64-bit patterns (NaN and ±Infinity skipped)", () =>
+        {
+            for (int i = 0; i < 400_000;)
+            {
+                double v = BitConverter.UInt64BitsToDouble(rng.Next());
+                if (double.IsFinite(v))
+                {
+                    values.Add(v);
+                    i++;
+                }
+            }
+        });
+
+        Category("random integers in [2^53, 2^70)", () =>
+        {
+            for (int i = 0; i < 150_000; i++)
+            {
+                ulong exponent = (ulong)rng.Range(53, 69) + 1023;
+                AddEitherSign(BitConverter.UInt64BitsToDouble((exponent << 52) | (rng.Next() & FractionMask)));
+            }
+        });
+
+        Category("every double within 5,000 ulps of 2^53", () => AddWalk(values, 9007199254740992d, 5_000, rng));
+
+        Category("random integers below 2^53", () =>
+        {
+            for (int i = 0; i < 50_000; i++)
+            {
+                int bitLength = rng.Range(1, 53);
+                AddEitherSign(Math.Max(1, rng.Next() >> (64 - bitLength)));
+            }
+        });
+
+        Category("short decimals k / 10^j and k * 10^j (k up to 12 digits, j up to 22)", () =>
+        {
+            for (int i = 0; i < 150_000; i++)
+            {
+                double k = 1 + rng.Below((ulong)s_exactPowersOfTen[rng.Range(1, 12)] - 1);
+                double scale = s_exactPowersOfTen[rng.Range(0, 22)];
+                AddEitherSign(rng.Coin() ? k / scale : k * scale);
+            }
+        });
+
+        Category("decimals of 1-17 digits with exponents across the whole range", () =>
+        {
+            for (int i = 0; i < 100_000;)
+            {
+                int digits = rng.Range(1, MaxDigits);
+                ulong k = 1 + rng.Below((ulong)s_exactPowersOfTen[digits] - 1);
+                string text = string.Create(CultureInfo.InvariantCulture, $"{k}e{rng.Range(-345, 310)}");
+                double v = double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
+                if (v != 0 && double.IsFinite(v))
+                {
+                    AddEitherSign(v);
+                    i++;
+                }
+            }
+        });
+
+        Category("every double within 20,000 ulps of 1e21, 1e-6 and 1e-7", () =>
+        {
+            AddWalk(values, 1e21, 20_000, rng);
+            AddWalk(values, 1e-6, 20_000, rng);
+            AddWalk(values, 1e-7, 20_000, rng);
+        });
+
+        Category("random doubles in [1e20, 1e22] and [1e-8, 1e-5]", () =>
+        {
+            for (int i = 0; i < 25_000; i++)
+            {
+                AddEitherSign(Between(1e20, 1e22, rng));
+                AddEitherSign(Between(1e-8, 1e-5, rng));
+            }
+        });
+
+        Category("±2^p for p in [-1074, 1023] and their neighbours", () =>
+        {
+            for (int p = -1074; p <= 1023; p++)
+            {
+                double power = Math.ScaleB(1, p);
+                foreach (double v in new[] { power, Math.BitDecrement(power), Math.BitIncrement(power) })
+                {
+                    values.Add(v);
+                    values.Add(-v);
+                }
+            }
+        });
+
+        Category("subnormals: the first and last 2,000 and 60,000 random ones", () =>
+        {
+            for (ulong bits = 1; bits <= 2_000; bits++)
+            {
+                AddEitherSign(BitConverter.UInt64BitsToDouble(bits));
+                AddEitherSign(BitConverter.UInt64BitsToDouble((1UL << 52) - bits));
+            }
+
+            for (int i = 0; i < 60_000; i++)
+            {
+                AddEitherSign(BitConverter.UInt64BitsToDouble(1 + rng.Below(FractionMask)));
+            }
+        });
+
+        return ([.. values], categories);
+    }
+
+    private static void AddWalk(List<double> values, double centre, int ulps, SplitMix64 rng)
+    {
+        ulong bits = BitConverter.DoubleToUInt64Bits(centre);
+        for (int i = -ulps; i <= ulps; i++)
+        {
+            double v = BitConverter.UInt64BitsToDouble((ulong)((long)bits + i));
+            values.Add(rng.Coin() ? -v : v);
+        }
+    }
+
+    // Positive doubles order like their bit patterns, so a uniform pattern between two bounds is a double between them.
+    private static double Between(double low, double high, SplitMix64 rng)
+    {
+        ulong lowBits = BitConverter.DoubleToUInt64Bits(low);
+        ulong highBits = BitConverter.DoubleToUInt64Bits(high);
+        return BitConverter.UInt64BitsToDouble(lowBits + rng.Below(highBits - lowBits + 1));
+    }
+
+    private static BigInteger[] BuildPowersOfTen()
+    {
+        var powers = new BigInteger[MaxPow10 + 1];
+        powers[0] = BigInteger.One;
+        for (int i = 1; i < powers.Length; i++)
+        {
+            powers[i] = powers[i - 1] * 10;
+        }
+
+        return powers;
+    }
+
+    /// <summary>The spec's layout of sign, digits s (k of them) and exponent n, written independently of the library.</summary>
+    private static string SpecLayout(bool negative, long s, int k, int n)
+    {
+        string digits = s.ToString(CultureInfo.InvariantCulture);
+        var text = new StringBuilder(32);
+        if (negative)
+        {
+            text.Append('-');
+        }
+
+        if (k <= n && n <= 21)
+        {
+            text.Append(digits).Append('0', n - k);
+        }
+        else if (0 < n && n <= 21)
+        {
+            text.Append(digits, 0, n).Append('.').Append(digits, n, k - n);
+        }
+        else if (-6 < n && n <= 0)
+        {
+            text.Append("0.").Append('0', -n).Append(digits);
+        }
+        else
+        {
+            int e = n - 1;
+            text.Append(digits[0]);
+            if (k > 1)
+            {
+                text.Append('.').Append(digits, 1, k - 1);
+            }
+
+            text.Append('e').Append(e < 0 ? '-' : '+').Append(Math.Abs(e).ToString(CultureInfo.InvariantCulture));
+        }
+
+        return text.ToString();
+    }
+
+    /// <summary>
+    /// Reads [-]digits[.digits][e(+|-)digits] into the sign, the significant digits s (no leading or trailing
+    /// zeros, k of them) and n with |value| = s × 10^(n-k). Anything else, or more than 17 digits, is rejected.
+    /// </summary>
+    private static bool TryReadText(ReadOnlySpan<char> text, out bool negative, out long s, out int k, out int n)
+    {
+        s = 0;
+        k = 0;
+        n = 0;
+        int pos = 0;
+        negative = text.Length > 0 && text[0] == '-';
+        if (negative)
+        {
+            pos++;
+        }
+
+        Span<char> digits = stackalloc char[JsonConstants.NumberBufferLength];
+        int count = 0;
+        int pointAt = -1;
+        for (; pos < text.Length && count < digits.Length; pos++)
+        {
+            char c = text[pos];
+            if (char.IsAsciiDigit(c))
+            {
+                digits[count++] = c;
+            }
+            else if (c == '.' && pointAt < 0 && count > 0)
+            {
+                pointAt = count;
+            }
+            else
+            {
+                break;
+            }
+        }
+
+        if (count == 0 || pointAt == count)
+        {
+            return false;
+        }
+
+        if (pointAt < 0)
+        {
+            pointAt = count;
+        }
+
+        int exponent = 0;
+        if (pos < text.Length)
+        {
+            ReadOnlySpan<char> rest = text[pos..];
+            if (rest.Length < 3 || rest.Length > 6 || rest[0] != 'e' || (rest[1] != '+' && rest[1] != '-'))
+            {
+                return false;
+            }
+
+            foreach (char c in rest[2..])
+            {
+                if (!char.IsAsciiDigit(c))
+                {
+                    return false;
+                }
+
+                exponent = (exponent * 10) + (c - '0');
+            }
+
+            if (rest[1] == '-')
+            {
+                exponent = -exponent;
+            }
+        }
+
+        int first = 0;
+        while (first < count && digits[first] == '0')
+        {
+            first++;
+        }
+
+        int last = count - 1;
+        while (last >= first && digits[last] == '0')
+        {
+            last--;
+        }
+
+        k = last - first + 1;
+        if (k < 1 || k > MaxDigits)
+        {
+            return false;
+        }
+
+        foreach (char c in digits[first..(last + 1)])
+        {
+            s = (s * 10) + (c - '0');
+        }
+
+        n = pointAt - first + exponent;
+        return true;
+    }
+
+    /// <summary>
+    /// The spec's text by brute force: for k = 1, 2, ... the two k-digit decimals around |x|, nearer (then even)
+    /// first, until one rounds back to x. Slow, so only used to say what was expected when a check fails.
+    /// </summary>
+    private static string ExpectedText(double value)
+    {
+        if (value == 0)
+        {
+            return "0";
+        }
+
+        double magnitude = Math.Abs(value);
+
+        // d = floor(log10 |x|), settled exactly: floor(|x| / 10^d) is a single non-zero digit.
+        int d = (int)Math.Floor(Math.Log10(magnitude));
+        BigInteger lead = new ExactDouble(magnitude, d).Quotient;
+        while (lead < 1 || lead > 9)
+        {
+            d += lead < 1 ? -1 : 1;
+            lead = new ExactDouble(magnitude, d).Quotient;
+        }
+
+        for (int k = 1; k <= MaxDigits; k++)
+        {
+            int q = d - k + 1;
+            var exact = new ExactDouble(magnitude, q);
+            long below = (long)exact.Quotient;
+            long above = below + 1;
+            int compare = BigInteger.Abs(exact.Difference(below)).CompareTo(BigInteger.Abs(exact.Difference(above)));
+            bool belowFirst = compare < 0 || (compare == 0 && below % 2 == 0);
+            foreach (long c in belowFirst ? new[] { below, above } : new[] { above, below })
+            {
+                if (!exact.RoundTrips(c))
+                {
+                    continue;
+                }
+
+                long s = c;
+                while (s % 10 == 0)
+                {
+                    s /= 10;
+                    q++;
+                }
+
+                int digits = s.ToString(CultureInfo.InvariantCulture).Length;
+                return SpecLayout(value < 0, s, digits, q + digits);
+            }
+        }
+
+        return "(no decimal of at most 17 digits round-trips)";
+    }
+
+    /// <summary>A 64-bit SplitMix generator: fixed output for a fixed seed on every runtime.</summary>
+    private sealed class SplitMix64(ulong seed)
+    {
+        private ulong _state = seed;
+
+        public ulong Next()
+        {
+            ulong z = _state += 0x9E3779B97F4A7C15;
+            z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9;
+            z = (z ^ (z >> 27)) * 0x94D049BB133111EB;
+            return z ^ (z >> 31);
+        }
+
+        public ulong Below(ulong bound) => Next() % bound;
+
+        public int Range(int low, int highInclusive) => low + (int)Below((ulong)(highInclusive - low + 1));
+
+        public bool Coin() => (Next() & 1) != 0;
+    }
+
+    /// <summary>
+    /// |x| = m × 2^e held exactly, together with its rounding interval, against decimals c × 10^b for one fixed b.
+    /// Both sides are scaled to integers: binary quantities by 2^max(e,0) × 10^max(-b,0), decimals by
+    /// 10^max(b,0) × 2^max(-e,0).
+    /// </summary>
+    private readonly struct ExactDouble
+    {
+        // The value, and the distances to the interval's ends, in the common integer scale.
+        private readonly BigInteger _value;
+        private readonly BigInteger _up;
+        private readonly BigInteger _down;
+        private readonly BigInteger _decimalScale;
+
+        // Round-half-even: a decimal exactly on an end of the interval parses to x only when m is even.
+        private readonly bool _endsIncluded;
+
+        public ExactDouble(double magnitude, int b)
+        {
+            ulong bits = BitConverter.DoubleToUInt64Bits(magnitude);
+            int biased = (int)(bits >> 52);
+            ulong fraction = bits & FractionMask;
+            ulong m = biased == 0 ? fraction : fraction | (1UL << 52);
+
+            // Work in quarter units: x = 4m × 2^e, the next double up is 4 units away, the one down 4 units
+            // away, or 2 when x is a power of two above the smallest normal (the binade below is twice as fine).
+            int e = (biased == 0 ? 1 : biased) - 1075 - 2;
+            BigInteger binaryScale = s_pow10[Math.Max(-b, 0)] << Math.Max(e, 0);
+            _decimalScale = s_pow10[Math.Max(b, 0)] << Math.Max(-e, 0);
+            _value = binaryScale * (4 * m);
+            _up = binaryScale * 2;
+            _down = fraction == 0 && biased > 1 ? binaryScale : _up;
+            _endsIncluded = (m & 1) == 0;
+        }
+
+        /// <summary>floor(|x| / 10^b).</summary>
+        public BigInteger Quotient => BigInteger.Divide(_value, _decimalScale);
+
+        /// <summary>c × 10^b − |x|, scaled.</summary>
+        public BigInteger Difference(long c) => (c * _decimalScale) - _value;
+
+        /// <summary>Whether c × 10^b, rounded to the nearest double (ties to even), is |x|.</summary>
+        public bool RoundTrips(long c)
+        {
+            BigInteger d = Difference(c);
+            int above = d.CompareTo(_up);
+            int below = (-d).CompareTo(_down);
+            return (above < 0 || (above == 0 && _endsIncluded)) && (below < 0 || (below == 0 && _endsIncluded));
+        }
+    }
+
+    private sealed class Worker
+    {
+        private readonly char[] _buffer = new char[JsonConstants.NumberBufferLength];
+
+        public long FailureCount { get; private set; }
+
+        public long CloserNeighbourNotRoundTripping { get; private set; }
+
+        public long TiesToEven { get; private set; }
+
+        public List<(int Index, string Message)> Failures { get; } = [];
+
+        public void Check(int index, double value)
+        {
+            int length = NumberFormatter.Format(value, _buffer);
+            string text = new(_buffer, 0, length);
+            string? problem = Problem(value, text);
+
+            // (5) on a sample, the brute-force text must agree too (checks 1-4 already pin the text down).
+            if (problem is null && index % BruteForceSampleStride == 0 && ExpectedText(value) != text)
+            {
+                problem = "checks 1-4 pass but the brute-force oracle writes something else";
+            }
+
+            if (problem is null)
+            {
+                return;
+            }
+
+            FailureCount++;
+            if (Failures.Count < MaxReportedFailures)
+            {
+                string message = string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"bits 0x{BitConverter.DoubleToUInt64Bits(value):X16} (≈{value:E16}) written \"{text}\", expected \"{ExpectedText(value)}\": {problem}");
+                Failures.Add((index, message));
+            }
+        }
+
+        private string? Problem(double value, string text)
+        {
+            if (value == 0)
+            {
+                return text == "0" ? null : "zero must be written \"0\"";
+            }
+
+            // (1) layout: the digits and exponent the text carries, laid out per the spec, must be the text itself.
+            if (!TryReadText(text, out bool negative, out long s, out int k, out int n))
+            {
+                return "not of the form [-]digits[.digits][e±digits] with at most 17 significant digits";
+            }
+
+            if (negative != value < 0)
+            {
+                return "wrong sign";
+            }
+
+            string laidOut = SpecLayout(negative, s, k, n);
+            if (laidOut != text)
+            {
+                return Say($"s={s}, k={k}, n={n} is laid out \"{laidOut}\"");
+            }
+
+            // (2) round trip, with the BCL's parser and exactly.
+            double parsed = double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
+            if (BitConverter.DoubleToUInt64Bits(parsed) != BitConverter.DoubleToUInt64Bits(value))
+            {
+                return Say($"parses back to bits 0x{BitConverter.DoubleToUInt64Bits(parsed):X16}");
+            }
+
+            // All decimals below are c × 10^(n-k-1): s itself is 10s, a k-1 digit candidate t is 100t.
+            int q = n - k;
+            if (q - 1 < -MaxPow10 || q + 1 > MaxPow10)
+            {
+                return "exponent out of range";
+            }
+
+            double magnitude = Math.Abs(value);
+            var exact = new ExactDouble(magnitude, q - 1);
+            if (!exact.RoundTrips(s * 10))
+            {
+                return "exact arithmetic says s × 10^(n-k) does not round to the value";
+            }
+
+            // (3) shortest: the k-1 digit neighbours just below and just above must not round-trip.
+            if (k > 1)
+            {
+                long truncated = s / 10;
+                foreach (long t in new[] { truncated, truncated + 1 })
+                {
+                    string candidate = string.Create(CultureInfo.InvariantCulture, $"{t}e{q + 1}");
+                    if (exact.RoundTrips(t * 100) ||
+                        double.Parse(candidate, NumberStyles.Float, CultureInfo.InvariantCulture) == magnitude)
+                    {
+                        return Say($"not shortest: {candidate} ({k - 1} digits) also round-trips");
+                    }
+                }
+            }
+
+            // (4) closest: a k-digit neighbour nearer to the value must not round-trip, nor one as near when s is odd
+            // (ties go to the even digit). When s is 1 (so k = 1) the neighbour below is 9 at the next lower exponent.
+            BigInteger distance = BigInteger.Abs(exact.Difference(s * 10));
+            long lower = s == 1 ? 9 : (s - 1) * 10;
+            long upper = (s + 1) * 10;
+            foreach (long c in new[] { lower, upper })
+            {
+                int compare = BigInteger.Abs(exact.Difference(c)).CompareTo(distance);
+                if (compare > 0)
+                {
+                    continue;
+                }
+
+                if (!exact.RoundTrips(c))
+                {
+                    if (compare < 0)
+                    {
+                        CloserNeighbourNotRoundTripping++;
+                    }
+
+                    continue;
+                }
+
+                if (compare < 0)
+                {
+                    return Say($"not closest: {Neighbour(c, q)} also round-trips and is nearer to the value");
+                }
+
+                if (s % 2 != 0)
+                {
+                    return Say($"tie: {Neighbour(c, q)} is as near and round-trips, and the spec picks the even one");
+                }
+
+                TiesToEven++;
+            }
+
+            return null;
+        }
+
+        // A neighbour c × 10^(q-1) as k-digit text.
+        private static string Neighbour(long c, int q) => c % 10 == 0 ? Say($"{c / 10}e{q}") : Say($"{c}e{q - 1}");
+
+        private static string Say(FormattableString message) => message.ToString(CultureInfo.InvariantCulture);
+    }
+}
