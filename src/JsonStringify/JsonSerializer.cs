@@ -42,6 +42,7 @@ public sealed class JsonSerializer
         ArgumentNullException.ThrowIfNull(engine);
         Engine = engine;
         _options = options ?? JsonSerializerOptions.Default;
+        Reader = _options.EnableFastPath && JintInternals.ShapeAccessorsWork ? ShapeReader.Instance : PublicReader.Instance;
     }
 
     internal JsonSerializer(Engine engine, JsonSerializerOptions? options, Options engineOptions)
@@ -50,7 +51,16 @@ public sealed class JsonSerializer
         _engineOptions = engineOptions;
     }
 
+    /// <summary>
+    /// Whether this serializer reads plain objects and dense arrays through Jint's internals, the fast path. It is
+    /// when <see cref="JsonSerializerOptions.EnableFastPath"/> is set and the internals passed their self-test on
+    /// this Jint version; otherwise everything is read through Jint's public API, with identical output.
+    /// </summary>
+    public bool IsFastPathActive => Reader is ShapeReader;
+
     internal Engine Engine { get; }
+
+    internal ValueReader Reader { get; }
 
     // Jint's Options.Interop.SerializeToJson, read on every call because hosts may set it after creating the engine.
     // The engine keeps its options internal: they come from the Options form of UseJsonStringify, or else from Jint.
@@ -144,11 +154,11 @@ public sealed class JsonSerializer
     {
         var list = new List<JsValue>();
         var seen = new HashSet<string>(StringComparer.Ordinal);
-        ulong length = PublicReader.Instance.GetLength(replacer);
+        ulong length = Reader.GetLength(replacer);
         Span<char> number = stackalloc char[JsonConstants.NumberBufferLength];
         for (ulong k = 0; k < length; k++)
         {
-            JsValue element = PublicReader.Instance.GetElement(replacer, k);
+            JsValue element = Reader.GetElement(replacer, k);
             string? item = element.Type switch
             {
                 Types.String => element.ToString(),

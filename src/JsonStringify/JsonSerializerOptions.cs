@@ -17,6 +17,14 @@ public sealed class JsonSerializerOptions
     /// </summary>
     public ObjectPool<StringBuilder> StringBuilderPool { get; init; } = BufferPool.Builders;
 
+    /// <summary>
+    /// Whether plain objects and dense arrays may be read through Jint's internals, which is much faster. The
+    /// internals are self-tested once per process and the public API is used when they do not match this Jint version,
+    /// so the output is the same either way; see <see cref="JsonSerializer.IsFastPathActive"/>. Defaults to
+    /// <see langword="true"/>. Set it to <see langword="false"/> to use only Jint's public API.
+    /// </summary>
+    public bool EnableFastPath { get; init; } = true;
+
     // The longest output, in chars, before a RangeError: the longest .NET string unless a test lowers it.
     internal int MaxLength { get; init; } = JsonConstants.MaxStringLength;
 }

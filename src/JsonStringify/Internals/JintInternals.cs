@@ -1,25 +1,74 @@
 using System.Runtime.CompilerServices;
 using Jint;
+using Jint.Native;
+using Jint.Native.Array;
+using Jint.Runtime;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Every use of Jint's internal members, in one place. Each accessor is self-tested once per process against a probe
-/// before first use; if a member is missing or disagrees (another Jint version), callers get the public fallback.
+/// Every use of Jint's internal members, in one place, written against Jint 4.18.0. Each group of accessors is
+/// self-tested once per process against probe objects of a private engine, and compared with what the public API
+/// says about them; on any exception or disagreement (another Jint version), callers get the public path instead.
 /// </summary>
 internal static class JintInternals
 {
-    private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
+    private const string ShapeType = "Jint.Native.Object.Shape, Jint";
 
-    /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
-    public static Options? TryGetOptions(Engine engine) => s_optionsAccessorWorks.Value ? GetOptions(engine) : null;
+    private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
+    private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
-    internal static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
+    public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
+
+    /// <summary>Whether the hidden-class and dense-array accessors passed their self-test in this process.</summary>
+    public static bool ShapeAccessorsWork => !ForcePublicReader && s_shapeAccessorsWork.Value;
+
+    /// <summary>The raw self-test result, whatever <see cref="ForcePublicReader"/> says.</summary>
+    public static bool ShapeSelfTestPassed => s_shapeAccessorsWork.Value;
+
+    /// <summary>Set by the test suite to run every test on the public reader as well.</summary>
+    public static bool ForcePublicReader { get; set; }
+
+    /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
+    public static Options? TryGetOptions(Engine engine) => OptionsAccessorWorks ? GetOptions(engine) : null;
+
+    /// <summary>The hidden class of <paramref name="o"/>, or null when it is in dictionary mode.</summary>
+    public static object? ShapeOf(JsObject o) => GetShape(o);
+
+    /// <summary>The shape's keys as JsStrings in slot order, memoised by Jint; false when one is integer-like.</summary>
+    public static bool TryGetOrderedKeyStrings(object shape, out JsValue[]? keys) => ShapeKeyStrings(shape, out keys);
+
+    /// <summary>The value in <paramref name="slot"/>, materialised if it is lazy.</summary>
+    public static JsValue GetSlotForRead(JsObject o, int slot) => SlotForRead(o, slot);
+
+    /// <summary>The dense element storage of an array (longer than its length), or null when it is sparse.</summary>
+    public static JsValue?[]? DenseElements(ArrayInstance array) => Dense(array);
 
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
     private static extern Options GetOptions(Engine engine);
+
+    // Jint 4.18.0: internal Shape JsObject.ShapeOf { get; }
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_ShapeOf")]
+    [return: UnsafeAccessorType(ShapeType)]
+    private static extern object? GetShape(JsObject o);
+
+    // Jint 4.18.0: internal bool Shape.TryGetOrderedKeyStrings(out JsValue[]? strings)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "TryGetOrderedKeyStrings")]
+    private static extern bool ShapeKeyStrings([UnsafeAccessorType(ShapeType)] object shape, out JsValue[]? strings);
+
+    // Jint 4.18.0: internal readonly int Shape.SlotCount
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "SlotCount")]
+    private static extern ref int ShapeSlotCount([UnsafeAccessorType(ShapeType)] object shape);
+
+    // Jint 4.18.0: internal JsValue JsObject.GetSlotForRead(int slot)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "GetSlotForRead")]
+    private static extern JsValue SlotForRead(JsObject o, int slot);
+
+    // Jint 4.18.0: internal JsValue?[]? ArrayInstance._dense
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_dense")]
+    private static extern ref JsValue?[]? Dense(ArrayInstance array);
 
     private static bool ProbeOptionsAccessor()
     {
@@ -29,9 +78,81 @@ internal static class JintInternals
             using var engine = new Engine(options);
             return ReferenceEquals(GetOptions(engine), options);
         }
-        catch (MissingMemberException)
+        catch (Exception e) when (IsAccessorFailure(e))
         {
             return false;
         }
     }
+
+    // Every accessor is called on probes and must agree with the public API: keys, slot values, the shape changing
+    // on deopt, integer-like keys refused, and dense elements.
+    private static bool ProbeShapeAccessors()
+    {
+        try
+        {
+            using var engine = new Engine();
+            var first = (JsObject)engine.Evaluate("({a: 1, b: 'two', c: {d: true}, e: null, f: 5.5})");
+            var second = (JsObject)engine.Evaluate("({a: 2, b: 'x', c: {}, e: 1, f: 0})");
+            object? shape = GetShape(first);
+            if (shape is null
+                || engine.Advanced.GetObjectRepresentation(first) != ObjectRepresentation.HiddenClass
+                || !ReferenceEquals(shape, GetShape(second))
+                || !ShapeKeyStrings(shape, out JsValue[]? keys)
+                || keys is null)
+            {
+                return false;
+            }
+
+            List<JsValue> publicKeys = first.GetOwnPropertyKeys(Types.String);
+            if (ShapeSlotCount(shape) != publicKeys.Count || keys.Length != publicKeys.Count)
+            {
+                return false;
+            }
+
+            for (int i = 0; i < keys.Length; i++)
+            {
+                if (!keys[i].Equals(publicKeys[i]) || !ReferenceEquals(SlotForRead(first, i), first.Get(keys[i])))
+                {
+                    return false;
+                }
+            }
+
+            engine.Execute("var probe = {a: 1, b: 2}; delete probe.a;");
+            var deopted = (JsObject)engine.GetValue("probe");
+            var integerLike = (JsObject)engine.Evaluate("({1: 'x', a: 2})");
+            object? integerShape = GetShape(integerLike);
+            if (GetShape(deopted) is not null
+                || engine.Advanced.GetObjectRepresentation(deopted) == ObjectRepresentation.HiddenClass
+                || (integerShape is not null && ShapeKeyStrings(integerShape, out _)))
+            {
+                return false;
+            }
+
+            var array = (JsArray)engine.Evaluate("[1, 'x', null, {}]");
+            JsValue?[]? dense = Dense(array);
+            if (dense is null || dense.Length < array.Length)
+            {
+                return false;
+            }
+
+            for (uint i = 0; i < array.Length; i++)
+            {
+                if (!array.TryGetValue(i, out JsValue element) || !ReferenceEquals(element, dense[i]))
+                {
+                    return false;
+                }
+            }
+
+            return true;
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // What a missing or changed member throws at its first call.
+    private static bool IsAccessorFailure(Exception e) =>
+        e is MissingMemberException or TypeLoadException or InvalidCastException or InvalidProgramException
+            or BadImageFormatException or NullReferenceException;
 }

@@ -4,6 +4,7 @@ using Jint;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 using Jint.Runtime.Interop;
 
 namespace JsonStringify.Internals;
@@ -23,10 +24,18 @@ internal sealed class Walker
     private HashSet<ObjectInstance>? _deepStack;
     private int _depth;
 
+    // Prototypes known, in this call, to have no toJSON anywhere on their chain. Only kept while no user code can
+    // have run since they were checked: anything that might run user code empties it.
+    private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
+    private int _cleanPrototypeCount;
+    private object? _lastShape;
+    private bool _lastShapeHasToJson;
+
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
-    private PublicReader _reader = PublicReader.Instance;
+    private ValueReader _reader = PublicReader.Instance;
     private EngineTypes _types = null!;
+    private bool _pure;
     private JsValue? _replacer;
     private List<JsValue>? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
@@ -45,7 +54,10 @@ internal sealed class Walker
     {
         _owner = owner;
         _engine = owner.Engine;
-        _reader = PublicReader.Instance;
+        _reader = owner.Reader;
+
+        // Without a replacer function, values that cannot run user code skip the toJSON lookup.
+        _pure = replacer is null && _reader != PublicReader.Instance;
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
@@ -63,6 +75,9 @@ internal sealed class Walker
         _engine = null!;
         _owner = null!;
         _types = null!;
+        _reader = PublicReader.Instance;
+        InvalidatePurity();
+        _lastShape = null;
         _replacer = null;
         _propertyList = null;
         _hostSerializer = null;
@@ -98,9 +113,17 @@ internal sealed class Walker
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private JsValue Prepare(JsValue value, JsValue holder, JsValue? key, ulong index)
     {
-        if (_replacer is null && value.Type != Types.Object && value.Type != Types.BigInt)
+        if (_replacer is null)
         {
-            return value;
+            if (value.Type != Types.Object && value.Type != Types.BigInt)
+            {
+                return value;
+            }
+
+            if (_pure && value is ObjectInstance o && IsFreeOfToJson(o))
+            {
+                return value;
+            }
         }
 
         return PrepareSlow(value, holder, key, index);
@@ -108,6 +131,8 @@ internal sealed class Walker
 
     private JsValue PrepareSlow(JsValue value, JsValue holder, JsValue? key, ulong index)
     {
+        // The toJSON lookup, the calls and the unboxing below may all run user code.
+        InvalidatePurity();
         if (value.Type is Types.Object or Types.BigInt)
         {
             JsValue toJson = GetToJson(value);
@@ -124,7 +149,75 @@ internal sealed class Walker
             value = _engine.Call(_replacer, holder, [key, value]);
         }
 
-        return value is ObjectInstance o ? Unbox(o) : value;
+        value = value is ObjectInstance o ? Unbox(o) : value;
+        InvalidatePurity();
+        return value;
+    }
+
+    // True when looking up toJSON on o cannot find anything and cannot run user code: o is a hidden-class object or
+    // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either.
+    private bool IsFreeOfToJson(ObjectInstance o)
+    {
+        if (o is JsArray)
+        {
+            if (o.GetOwnProperty(s_toJson) != PropertyDescriptor.Undefined)
+            {
+                return false;
+            }
+        }
+        else if (!_reader.TryGetShape(o, out object? shape, out JsValue[]? keys) || ShapeHasToJson(shape!, keys!))
+        {
+            return false;
+        }
+
+        return IsPrototypeChainFreeOfToJson(o.Prototype);
+    }
+
+    private bool ShapeHasToJson(object shape, JsValue[] keys)
+    {
+        if (!ReferenceEquals(shape, _lastShape))
+        {
+            _lastShape = shape;
+            _lastShapeHasToJson = Array.IndexOf(keys, s_toJson) >= 0;
+        }
+
+        return _lastShapeHasToJson;
+    }
+
+    private bool IsPrototypeChainFreeOfToJson(ObjectInstance? prototype)
+    {
+        for (int i = 0; i < _cleanPrototypeCount; i++)
+        {
+            if (ReferenceEquals(_cleanPrototypes[i], prototype))
+            {
+                return true;
+            }
+        }
+
+        for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
+        {
+            // Only prototypes whose own-property lookup is Jint's ordinary one: no proxy traps, no host code.
+            if (!_types.IsOrdinaryPrototype(p) || p.GetOwnProperty(s_toJson) != PropertyDescriptor.Undefined)
+            {
+                return false;
+            }
+        }
+
+        if (prototype is not null && _cleanPrototypeCount < _cleanPrototypes.Length)
+        {
+            _cleanPrototypes[_cleanPrototypeCount++] = prototype;
+        }
+
+        return true;
+    }
+
+    private void InvalidatePurity()
+    {
+        if (_cleanPrototypeCount != 0)
+        {
+            Array.Clear(_cleanPrototypes, 0, _cleanPrototypeCount);
+            _cleanPrototypeCount = 0;
+        }
     }
 
     // GetV(value, "toJSON"): a BigInt primitive reads it from a wrapper, with the primitive as the receiver.
@@ -231,26 +324,68 @@ internal sealed class Walker
     private void SerializeObject(ObjectInstance o)
     {
         Enter(o);
-        List<JsValue> keys = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
         _writer.StartObject();
+        bool empty = _propertyList is null && _reader.TryGetShape(o, out object? shape, out JsValue[]? keys)
+            ? WriteShapedProperties(o, shape!, keys!)
+            : WriteProperties(o, _propertyList ?? _reader.GetEnumerableOwnKeys(o));
+        _writer.EndObject(empty);
+        Exit();
+    }
+
+    private bool WriteProperties(ObjectInstance o, List<JsValue> keys)
+    {
         bool empty = true;
         for (int i = 0; i < keys.Count; i++)
         {
             JsValue key = keys[i];
-            JsValue value = Prepare(_reader.Get(o, key), o, key, 0);
-            if (!IsSerializable(value))
-            {
-                continue;
-            }
+            JsValue value = _reader.Get(o, key);
 
-            _writer.WritePropertyName(key.ToString(), empty);
-            empty = false;
-            WriteValue(value);
-            CheckLength();
+            // A getter or a proxy trap may have run.
+            InvalidatePurity();
+            empty = WriteProperty(o, key, value, empty);
         }
 
-        _writer.EndObject(empty);
-        Exit();
+        return empty;
+    }
+
+    // A hidden-class object: the keys are its class's, and while it keeps that class each value is read from its slot,
+    // which is exactly [[Get]] there. If user code changed the object mid-walk, the rest goes through [[Get]].
+    private bool WriteShapedProperties(ObjectInstance o, object shape, JsValue[] keys)
+    {
+        bool empty = true;
+        for (int i = 0; i < keys.Length; i++)
+        {
+            JsValue key = keys[i];
+            JsValue value;
+            if (_reader.HasShape(o, shape))
+            {
+                value = _reader.GetSlot(o, i);
+            }
+            else
+            {
+                value = _reader.Get(o, key);
+                InvalidatePurity();
+            }
+
+            empty = WriteProperty(o, key, value, empty);
+        }
+
+        return empty;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool WriteProperty(ObjectInstance holder, JsValue key, JsValue value, bool empty)
+    {
+        value = Prepare(value, holder, key, 0);
+        if (!IsSerializable(value))
+        {
+            return empty;
+        }
+
+        _writer.WritePropertyName(key.ToString(), empty);
+        WriteValue(value);
+        CheckLength();
+        return false;
     }
 
     private void SerializeArray(ObjectInstance array)
@@ -261,7 +396,15 @@ internal sealed class Walker
         for (ulong i = 0; i < length; i++)
         {
             _writer.WriteElementSeparator(i == 0);
-            JsValue value = Prepare(_reader.GetElement(array, i), array, null, i);
+            if (!_reader.TryGetDenseElement(array, i, out JsValue value))
+            {
+                value = _reader.GetElement(array, i);
+
+                // A hole reads the prototype chain, and other arrays may have getters or traps.
+                InvalidatePurity();
+            }
+
+            value = Prepare(value, array, null, i);
             if (IsSerializable(value))
             {
                 WriteValue(value);

@@ -1,0 +1,45 @@
+using Jint.Native;
+using Jint.Native.Object;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// Reads hidden-class objects and dense arrays through Jint's internals (see <see cref="JintInternals"/>). Used only
+/// after the internals passed their self-test; everything else goes through the public reads it inherits.
+/// </summary>
+internal sealed class ShapeReader : ValueReader
+{
+    public static readonly ShapeReader Instance = new();
+
+    private ShapeReader()
+    {
+    }
+
+    public override bool TryGetShape(ObjectInstance o, out object? shape, out JsValue[]? keys)
+    {
+        keys = null;
+        shape = o is JsObject plain ? JintInternals.ShapeOf(plain) : null;
+        return shape is not null && JintInternals.TryGetOrderedKeyStrings(shape, out keys);
+    }
+
+    public override bool HasShape(ObjectInstance o, object shape) =>
+        o is JsObject plain && ReferenceEquals(JintInternals.ShapeOf(plain), shape);
+
+    public override JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead((JsObject)o, slot);
+
+    public override bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
+    {
+        if (array is JsArray jsArray && index < jsArray.Length)
+        {
+            JsValue?[]? dense = JintInternals.DenseElements(jsArray);
+            if (dense is not null && index < (ulong)dense.Length && dense[index] is { } element)
+            {
+                value = element;
+                return true;
+            }
+        }
+
+        value = JsValue.Undefined;
+        return false;
+    }
+}

@@ -1,0 +1,86 @@
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Descriptors;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// The one place that asks the engine for keys, properties and elements. Readers only read: they never write text
+/// and never call toJSON or the replacer. Every read has the same observable effects (getters, proxy traps) as the
+/// spec's operation. This base reads through Jint's public API; a derived reader may add shortcuts for objects
+/// whose reads cannot be observed.
+/// </summary>
+internal abstract class ValueReader
+{
+    private static readonly JsString s_length = new("length");
+
+    /// <summary>EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.</summary>
+    public List<JsValue> GetEnumerableOwnKeys(ObjectInstance o)
+    {
+        // Jint hands back a fresh list, so it is filtered in place. A proxy's ownKeys trap can return symbols even
+        // when only strings are asked for; the spec never looks them up.
+        List<JsValue> keys = o.GetOwnPropertyKeys(Types.String);
+        int kept = 0;
+        for (int i = 0; i < keys.Count; i++)
+        {
+            JsValue key = keys[i];
+            if (key.Type != Types.String)
+            {
+                continue;
+            }
+
+            PropertyDescriptor descriptor = o.GetOwnProperty(key);
+            if (descriptor != PropertyDescriptor.Undefined && descriptor.Enumerable)
+            {
+                keys[kept++] = key;
+            }
+        }
+
+        keys.RemoveRange(kept, keys.Count - kept);
+        return keys;
+    }
+
+    /// <summary>Get(o, key).</summary>
+    public JsValue Get(ObjectInstance o, JsValue key) => o.Get(key, o);
+
+    /// <summary>LengthOfArrayLike(array): ToLength(Get(array, "length")).</summary>
+    public ulong GetLength(ObjectInstance array) =>
+        array is JsArray jsArray ? jsArray.Length : TypeConverter.ToLength(array.Get(s_length, array));
+
+    /// <summary>Get(array, ToString(index)).</summary>
+    public JsValue GetElement(ObjectInstance array, ulong index)
+    {
+        // JsArray.TryGetValue is [[Get]] by index: it runs getters and falls back to the prototype chain for holes.
+        if (array is JsArray jsArray && index <= uint.MaxValue)
+        {
+            return jsArray.TryGetValue((uint)index, out JsValue value) ? value : JsValue.Undefined;
+        }
+
+        return array.Get(IndexKey.Create(index), array);
+    }
+
+    /// <summary>
+    /// For an ordinary object whose own string keys are all enumerable data properties held in a hidden class:
+    /// that class and its keys, in [[OwnPropertyKeys]] order. Reading such an object runs no user code.
+    /// </summary>
+    public virtual bool TryGetShape(ObjectInstance o, out object? shape, out JsValue[]? keys)
+    {
+        shape = null;
+        keys = null;
+        return false;
+    }
+
+    /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>.</summary>
+    public virtual bool HasShape(ObjectInstance o, object shape) => false;
+
+    /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
+    public virtual JsValue GetSlot(ObjectInstance o, int slot) => throw new NotSupportedException();
+
+    /// <summary>An element of a dense array that is present (not a hole): reading it runs no user code.</summary>
+    public virtual bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
+    {
+        value = JsValue.Undefined;
+        return false;
+    }
+}

@@ -1,0 +1,75 @@
+using Jint;
+using Jint.Native;
+using JsonStringify.Internals;
+
+namespace JsonStringify.Tests;
+
+/// <summary>The reader over Jint's internals: its self-test, its switch, and the cases where it must step aside.</summary>
+public class FastPathTests
+{
+    [Fact]
+    public void SelfTestPassesOnJint4180()
+    {
+        // The accessors are written against Jint 4.18.0, the version this suite builds with.
+        Assert.True(JintInternals.ShapeSelfTestPassed);
+        Assert.True(JintInternals.OptionsAccessorWorks);
+    }
+
+    [Fact]
+    public void FastPathIsActiveUnlessTurnedOff()
+    {
+        using var engine = new Engine();
+        Assert.Equal(!ReaderSelection.PublicOnly, new JsonSerializer(engine).IsFastPathActive);
+        Assert.False(new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false }).IsFastPathActive);
+    }
+
+    public static TheoryData<string> ObservableCases => new()
+    {
+        // toJSON appears on a prototype while the walk is under way
+        "var log = []; var o = {a: {get x() { Object.prototype.toJSON = function () { return 'late'; }; return 1; }}, b: {c: 1}}; var r = JSON.stringify(o); delete Object.prototype.toJSON; r",
+        "var arr = [{}, {}]; var first = {toJSON() { Array.prototype.toJSON = () => 'arr'; return 1; }}; var r = JSON.stringify([first, [1], {k: [2]}]); delete Array.prototype.toJSON; r",
+        "var o = {a: 1, b: {c: 2}}; o.b.toJSON = undefined; JSON.stringify(o)",
+        // a getter earlier in the object changes a later value, or the object's class
+        "var o = {a: 1, b: 2, c: 3}; Object.defineProperty(o, 'a', {get() { o.c = 'changed'; delete o.b; return 1; }, enumerable: true}); JSON.stringify(o)",
+        "var inner = {x: 1, y: 2}; var o = {a: {toJSON() { inner.y = 'late'; inner.z = 3; return 0; }}, b: inner}; JSON.stringify(o)",
+        "var o = {p: 1, q: 2, r: 3}; var holder = {first: {toJSON() { delete o.q; o.s = 4; return 'f'; }}, second: o}; JSON.stringify(holder)",
+        // own toJSON in a hidden-class object, in an array, and on a class's prototype
+        "JSON.stringify([{a: 1, toJSON() { return 'own'; }}, {a: 2}])",
+        "var a = [1, 2]; a.toJSON = () => 'array'; JSON.stringify({a: a})",
+        "class P { constructor() { this.x = 1; } toJSON() { return 'class'; } } JSON.stringify([new P(), {x: 2}])",
+        "var proto = {toJSON() { return 'proto'; }}; var o = Object.create(proto); o.a = 1; JSON.stringify([o, {a: 1}])",
+        // prototypes that are proxies, and holes that read the prototype
+        "var o = Object.create(new Proxy({}, {get(t, k) { return k === 'toJSON' ? () => 'trap' : undefined; }})); o.a = 1; JSON.stringify({o: o})",
+        "Array.prototype[1] = {toJSON() { return 'hole'; }}; var r = JSON.stringify([0, , 2]); delete Array.prototype[1]; r",
+        // an array shrinks under a toJSON
+        "var a = [1, {toJSON() { a.length = 2; return 'x'; }}, 3, 4]; JSON.stringify(a)",
+        // many rows sharing one class, with a key that needs escaping
+        "var rows = []; for (var i = 0; i < 50; i++) { rows.push({id: i, 'na\\nme': 'r' + i, ok: i % 2 === 0}); } JSON.stringify(rows)",
+    };
+
+    [Theory]
+    [MemberData(nameof(ObservableCases))]
+    public void FastAndPublicReadersAgree(string script)
+    {
+        using Engine fast = new Engine().UseJsonStringify();
+        using Engine slow = new Engine().UseJsonStringify(new JsonSerializerOptions { EnableFastPath = false });
+        using Engine builtin = new();
+        string expected = Js.Run(slow, script);
+        Assert.Equal(expected, Js.Run(fast, script));
+        Assert.Equal(Js.Run(builtin, script), expected);
+    }
+
+    [Fact]
+    public void CorpusIsIdenticalOnBothReaders()
+    {
+        using var engine = new Engine();
+        var fast = new JsonSerializer(engine);
+        var slow = new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false });
+        foreach (string file in new[] { "canada.json", "citm_catalog.json", "twitter.json" })
+        {
+            JsValue document = Corpus.Parse(engine, file);
+            Assert.Equal(slow.SerializeToString(document), fast.SerializeToString(document));
+            Assert.Equal(slow.SerializeToString(document, null, 2), fast.SerializeToString(document, null, 2));
+        }
+    }
+}
