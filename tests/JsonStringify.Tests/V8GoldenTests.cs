@@ -1,0 +1,187 @@
+using System.Globalization;
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.Json;
+using Jint;
+using Jint.Native;
+using JsonStringify.Internals;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// Compares this library's output with V8's, as recorded in testdata/v8-golden.json by tests/v8/record-golden.mjs
+/// (Node 26, V8 14.6): scripts run in a fresh engine, shortest number texts, and digests of the corpus documents.
+/// </summary>
+public class V8GoldenTests
+{
+    private const int ReportedMismatches = 10;
+
+    private static readonly Lazy<Golden> s_golden = new(Golden.Load);
+
+    public static TheoryData<string> CaseNames
+    {
+        get
+        {
+            var names = new TheoryData<string>();
+            foreach (string name in s_golden.Value.CaseNames)
+            {
+                names.Add(name);
+            }
+
+            return names;
+        }
+    }
+
+    public static TheoryData<string> CorpusFiles
+    {
+        get
+        {
+            var files = new TheoryData<string>();
+            foreach (string file in s_golden.Value.Corpus.Keys)
+            {
+                files.Add(file);
+            }
+
+            return files;
+        }
+    }
+
+    [Fact]
+    public void GoldenFileIsComplete()
+    {
+        Golden golden = s_golden.Value;
+        Assert.StartsWith("26.", golden.NodeVersion, StringComparison.Ordinal);
+        Assert.StartsWith("14.6.", golden.V8Version, StringComparison.Ordinal);
+        Assert.True(golden.Cases.Count >= 150, $"only {golden.Cases.Count} cases");
+        Assert.True(golden.Numbers.Count >= 20_000, $"only {golden.Numbers.Count} numbers");
+        Assert.Equal(["canada.json", "citm_catalog.json", "twitter.json"], golden.Corpus.Keys.Order(StringComparer.Ordinal));
+    }
+
+    [Theory]
+    [MemberData(nameof(CaseNames))]
+    public void CaseMatchesV8(string name)
+    {
+        GoldenCase golden = s_golden.Value.Cases[name];
+        string actual = Js.Run(Js.Ours(), golden.Script);
+        if (golden.Throws)
+        {
+            // V8 recorded only the error's name; Js.Run gives "Name: message".
+            Assert.StartsWith(golden.Result + ":", actual, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Equal(golden.Result, actual);
+        }
+    }
+
+    [Fact]
+    public void NumbersMatchV8()
+    {
+        List<GoldenNumber> numbers = s_golden.Value.Numbers;
+        var serializer = new JsonSerializer(new Engine());
+        Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
+        var report = new StringBuilder();
+        int mismatches = 0;
+        foreach (GoldenNumber number in numbers)
+        {
+            double value = BitConverter.Int64BitsToDouble(
+                long.Parse(number.Bits, NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture));
+            Assert.True(double.IsFinite(value), $"the golden file has a non-finite number {number.Bits}");
+
+            string formatted = new(buffer[..NumberFormatter.Format(value, buffer)]);
+            string? serialized = serializer.SerializeToString(JsNumber.Create(value));
+            if (formatted == number.Text && serialized == number.Text)
+            {
+                continue;
+            }
+
+            if (++mismatches <= ReportedMismatches)
+            {
+                report.Append(CultureInfo.InvariantCulture,
+                    $"\n  bits {number.Bits} ({value:G17}): V8 \"{number.Text}\", NumberFormatter \"{formatted}\", JsonSerializer \"{serialized}\"");
+            }
+        }
+
+        Assert.True(mismatches == 0, $"{mismatches} of {numbers.Count} numbers differ from V8; the first ones:{report}");
+    }
+
+    [Theory]
+    [MemberData(nameof(CorpusFiles))]
+    public void CorpusMatchesV8(string file)
+    {
+        GoldenCorpus golden = s_golden.Value.Corpus[file];
+        var engine = new Engine();
+        string text = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "testdata", file));
+        JsValue document = engine.Evaluate("JSON.parse").Call(JsValue.Undefined, [new JsString(text)]);
+        var serializer = new JsonSerializer(engine);
+
+        AssertDigest(golden.Compact, serializer.SerializeToString(document), "compact");
+        AssertDigest(golden.Indented, serializer.SerializeToString(document, JsValue.Null, JsNumber.Create(2)), "space 2");
+    }
+
+    private static void AssertDigest(GoldenDigest expected, string? json, string form)
+    {
+        Assert.NotNull(json);
+        string sha256 = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(json)));
+        Assert.True(expected.Length == json.Length, $"{form}: V8 wrote {expected.Length} chars, we wrote {json.Length}");
+        Assert.True(expected.Sha256 == sha256, $"{form}: V8's SHA-256 is {expected.Sha256}, ours is {sha256}");
+    }
+
+    private sealed record GoldenCase(string Script, string Result, bool Throws);
+
+    private sealed record GoldenNumber(string Bits, string Text);
+
+    private sealed record GoldenDigest(string Sha256, int Length);
+
+    private sealed record GoldenCorpus(GoldenDigest Compact, GoldenDigest Indented);
+
+    // The case names are in file order, and unique.
+    private sealed record Golden(
+        string NodeVersion,
+        string V8Version,
+        List<string> CaseNames,
+        Dictionary<string, GoldenCase> Cases,
+        List<GoldenNumber> Numbers,
+        Dictionary<string, GoldenCorpus> Corpus)
+    {
+        public static Golden Load()
+        {
+            byte[] bytes = File.ReadAllBytes(Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json"));
+            using JsonDocument document = JsonDocument.Parse(bytes);
+            JsonElement root = document.RootElement;
+
+            var caseNames = new List<string>();
+            var cases = new Dictionary<string, GoldenCase>(StringComparer.Ordinal);
+            foreach (JsonElement item in root.GetProperty("cases").EnumerateArray())
+            {
+                string name = Text(item, "name");
+                bool throws = item.TryGetProperty("throws", out JsonElement flag) && flag.GetBoolean();
+                caseNames.Add(name);
+                cases.Add(name, new GoldenCase(Text(item, "script"), Text(item, "result"), throws));
+            }
+
+            var numbers = new List<GoldenNumber>();
+            foreach (JsonElement item in root.GetProperty("numbers").EnumerateArray())
+            {
+                numbers.Add(new GoldenNumber(Text(item, "bits"), Text(item, "text")));
+            }
+
+            var corpus = new Dictionary<string, GoldenCorpus>(StringComparer.Ordinal);
+            foreach (JsonElement item in root.GetProperty("corpus").EnumerateArray())
+            {
+                corpus.Add(Text(item, "file"), new GoldenCorpus(Digest(item, "compact"), Digest(item, "indented")));
+            }
+
+            return new Golden(Text(root, "node"), Text(root, "v8"), caseNames, cases, numbers, corpus);
+        }
+
+        private static GoldenDigest Digest(JsonElement item, string name)
+        {
+            JsonElement digest = item.GetProperty(name);
+            return new GoldenDigest(Text(digest, "sha256"), digest.GetProperty("length").GetInt32());
+        }
+
+        private static string Text(JsonElement item, string name) =>
+            item.GetProperty(name).GetString() ?? throw new InvalidDataException($"'{name}' is null in v8-golden.json");
+    }
+}
