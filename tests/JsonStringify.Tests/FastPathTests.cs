@@ -38,6 +38,8 @@ public class FastPathTests
         "var a = [1, 2]; a.toJSON = () => 'array'; JSON.stringify({a: a})",
         "class P { constructor() { this.x = 1; } toJSON() { return 'class'; } } JSON.stringify([new P(), {x: 2}])",
         "var proto = {toJSON() { return 'proto'; }}; var o = Object.create(proto); o.a = 1; JSON.stringify([o, {a: 1}])",
+        "var proto = {toJSON() { this.added = 1; return this; }}; var o = Object.create(proto); o.a = 1; JSON.stringify([o, o])",
+        "var proto = {toJSON() { delete this.a; this.b = 2; return this; }}; var o = Object.create(proto); o.a = 1; JSON.stringify({x: o})",
         // prototypes that are proxies, and holes that read the prototype
         "var o = Object.create(new Proxy({}, {get(t, k) { return k === 'toJSON' ? () => 'trap' : undefined; }})); o.a = 1; JSON.stringify({o: o})",
         "Array.prototype[1] = {toJSON() { return 'hole'; }}; var r = JSON.stringify([0, , 2]); delete Array.prototype[1]; r",

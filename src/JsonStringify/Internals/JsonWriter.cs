@@ -10,6 +10,7 @@ namespace JsonStringify.Internals;
 internal sealed class JsonWriter
 {
     private readonly char[] _number = new char[JsonConstants.NumberBufferLength];
+    private char[] _newLine = [];
     private StringBuilder? _sb;
     private string _gap = string.Empty;
     private int _depth;
@@ -27,6 +28,11 @@ internal sealed class JsonWriter
     public void Start(StringBuilder sb, string gap, int maxLength)
     {
         _sb = sb;
+        if (gap != _gap)
+        {
+            _newLine = [];
+        }
+
         _gap = gap;
         _depth = 0;
         _maxLength = maxLength;
@@ -36,7 +42,6 @@ internal sealed class JsonWriter
     public void Reset()
     {
         _sb = null;
-        _gap = string.Empty;
         _depth = 0;
     }
 
@@ -137,21 +142,29 @@ internal sealed class JsonWriter
         _sb!.Append(']');
     }
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
+    // A newline and the indentation of the current depth, in one append from a prefix of _newLine.
     private void WriteNewLine()
     {
-        StringBuilder sb = _sb!;
-        sb.Append('\n');
-        if (_gap.Length == 1)
+        int length = 1 + (_depth * _gap.Length);
+        if (length > _newLine.Length)
         {
-            sb.Append(_gap[0], _depth);
-            return;
+            GrowNewLine(length);
         }
 
-        for (int i = 0; i < _depth; i++)
+        _sb!.Append(_newLine, 0, length);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void GrowNewLine(int length)
+    {
+        var newLine = new char[Math.Max(length, _newLine.Length * 2)];
+        newLine[0] = '\n';
+        for (int i = 1; i + _gap.Length <= newLine.Length; i += _gap.Length)
         {
-            sb.Append(_gap);
+            _gap.CopyTo(newLine.AsSpan(i));
         }
+
+        _newLine = newLine;
     }
 
     // A string that could push the output past the limit is escaped in slices, so that the limit is noticed before

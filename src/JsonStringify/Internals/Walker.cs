@@ -20,7 +20,8 @@ internal sealed class Walker
     private static readonly JsString s_rawJson = new("rawJSON");
 
     private readonly JsonWriter _writer = new();
-    private ObjectInstance?[] _stack = new ObjectInstance?[16];
+    // object[] rather than ObjectInstance[]: stores into it need no array-covariance check.
+    private object?[] _stack = new object?[16];
     private HashSet<ObjectInstance>? _deepStack;
     private int _depth;
 
@@ -30,6 +31,9 @@ internal sealed class Walker
     private int _cleanPrototypeCount;
     private object? _lastShape;
     private bool _lastShapeHasToJson;
+    private ObjectInstance? _shapedObject;
+    private object? _shapedObjectShape;
+    private JsValue[]? _shapedObjectKeys;
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
@@ -78,6 +82,9 @@ internal sealed class Walker
         _reader = PublicReader.Instance;
         InvalidatePurity();
         _lastShape = null;
+        _shapedObject = null;
+        _shapedObjectShape = null;
+        _shapedObjectKeys = null;
         _replacer = null;
         _propertyList = null;
         _hostSerializer = null;
@@ -160,17 +167,21 @@ internal sealed class Walker
     {
         if (o is JsArray)
         {
-            if (o.GetOwnProperty(s_toJson) != PropertyDescriptor.Undefined)
-            {
-                return false;
-            }
+            return o.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined && IsPrototypeChainFreeOfToJson(o.Prototype);
         }
-        else if (!_reader.TryGetShape(o, out object? shape, out JsValue[]? keys) || ShapeHasToJson(shape!, keys!))
+
+        if (!_reader.TryGetShape(o, out object? shape, out JsValue[]? keys)
+            || ShapeHasToJson(shape!, keys!)
+            || !IsPrototypeChainFreeOfToJson(o.Prototype))
         {
             return false;
         }
 
-        return IsPrototypeChainFreeOfToJson(o.Prototype);
+        // SerializeObject is next for this object, with no user code in between, so it can reuse the lookup.
+        _shapedObject = o;
+        _shapedObjectShape = shape;
+        _shapedObjectKeys = keys;
+        return true;
     }
 
     private bool ShapeHasToJson(object shape, JsValue[] keys)
@@ -253,7 +264,7 @@ internal sealed class Walker
     private static bool IsSerializable(JsValue value) => value.Type switch
     {
         Types.Undefined or Types.Symbol => false,
-        Types.Object => !value.IsCallable(),
+        Types.Object => value is JsObject or JsArray || !value.IsCallable(),
         _ => true,
     };
 
@@ -285,6 +296,19 @@ internal sealed class Walker
 
     private void WriteObject(ObjectInstance o)
     {
+        // The common cases first: plain objects and arrays are never raw JSON, proxies or host objects.
+        if (o is JsObject)
+        {
+            SerializeObject(o);
+            return;
+        }
+
+        if (o is JsArray)
+        {
+            SerializeArray(o);
+            return;
+        }
+
         if (o.GetType() == _types.RawJson)
         {
             _writer.WriteRaw(TypeConverter.ToString(o.Get(s_rawJson, o)));
@@ -325,8 +349,21 @@ internal sealed class Walker
     {
         Enter(o);
         _writer.StartObject();
-        bool empty = _propertyList is null && _reader.TryGetShape(o, out object? shape, out JsValue[]? keys)
-            ? WriteShapedProperties(o, shape!, keys!)
+        object? shape;
+        JsValue[]? keys;
+        if (ReferenceEquals(o, _shapedObject))
+        {
+            shape = _shapedObjectShape;
+            keys = _shapedObjectKeys;
+            _shapedObject = null;
+        }
+        else if (!_reader.TryGetShape(o, out shape, out keys))
+        {
+            shape = null;
+        }
+
+        bool empty = _propertyList is null && shape is not null
+            ? WriteShapedProperties(o, shape, keys!)
             : WriteProperties(o, _propertyList ?? _reader.GetEnumerableOwnKeys(o));
         _writer.EndObject(empty);
         Exit();
@@ -456,7 +493,7 @@ internal sealed class Walker
                 _deepStack ??= new HashSet<ObjectInstance>(ObjectIdentity.Instance);
                 for (int i = 0; i < _depth; i++)
                 {
-                    _deepStack.Add(_stack[i]!);
+                    _deepStack.Add((ObjectInstance)_stack[i]!);
                 }
             }
             else
@@ -468,7 +505,7 @@ internal sealed class Walker
 
     private void Exit()
     {
-        ObjectInstance o = _stack[--_depth]!;
+        var o = (ObjectInstance)_stack[--_depth]!;
         _stack[_depth] = null;
         if (_depth == JsonConstants.LinearCycleCheckDepth)
         {
@@ -487,9 +524,27 @@ internal sealed class Walker
             return _deepStack!.Contains(o);
         }
 
+        if (o is IObjectWrapper)
+        {
+            return ContainsWrapper(o);
+        }
+
         for (int i = 0; i < _depth; i++)
         {
-            if (ObjectIdentity.Same(_stack[i]!, o))
+            if (ReferenceEquals(_stack[i], o))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private bool ContainsWrapper(ObjectInstance o)
+    {
+        for (int i = 0; i < _depth; i++)
+        {
+            if (ObjectIdentity.Same((ObjectInstance)_stack[i]!, o))
             {
                 return true;
             }
