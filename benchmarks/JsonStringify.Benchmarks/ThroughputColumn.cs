@@ -1,12 +1,24 @@
 using System.Collections.Concurrent;
+using System.Globalization;
+using System.Reflection;
+using BenchmarkDotNet.Attributes;
 using BenchmarkDotNet.Columns;
 using BenchmarkDotNet.Reports;
 using BenchmarkDotNet.Running;
-using Jint;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>Output megabytes (UTF-16 chars as UTF-8 bytes of the result) written per second, from the mean time.</summary>
+/// <summary>A benchmark whose output size the throughput column can ask for, after its global setup ran.</summary>
+public interface IProducesOutput
+{
+    /// <summary>The UTF-8 size of one call's JSON output.</summary>
+    long OutputBytes();
+}
+
+/// <summary>
+/// Output megabytes per second (UTF-8 bytes of the JSON text, 1 MB = 10^6 bytes), from the mean. The size is measured
+/// in the host process by running the benchmark's setup with the case's parameters and serializing once.
+/// </summary>
 public sealed class ThroughputColumn : IColumn
 {
     private static readonly ConcurrentDictionary<string, long> s_outputBytes = new();
@@ -36,23 +48,34 @@ public sealed class ThroughputColumn : IColumn
 
     public string GetValue(Summary summary, BenchmarkCase benchmarkCase, SummaryStyle style)
     {
-        var file = benchmarkCase.Parameters["File"] as string;
-        var space = benchmarkCase.Parameters.Items.FirstOrDefault(p => p.Name == "Space")?.Value as int? ?? 0;
         BenchmarkDotNet.Mathematics.Statistics? stats = summary[benchmarkCase]?.ResultStatistics;
-        if (file is null || stats is null)
+        if (stats is null || !typeof(IProducesOutput).IsAssignableFrom(benchmarkCase.Descriptor.Type))
         {
             return "-";
         }
 
-        long bytes = s_outputBytes.GetOrAdd(file + "|" + space, _ => OutputBytes(file, space));
-        double seconds = stats.Mean / 1e9;
-        return (bytes / 1e6 / seconds).ToString("N1", System.Globalization.CultureInfo.InvariantCulture);
+        string key = benchmarkCase.Descriptor.Type.FullName + "|" + benchmarkCase.Parameters.DisplayInfo;
+        long bytes = s_outputBytes.GetOrAdd(key, _ => Measure(benchmarkCase));
+        return (bytes / 1e6 / (stats.Mean / 1e9)).ToString("N1", CultureInfo.InvariantCulture);
     }
 
-    private static long OutputBytes(string file, int space)
+    private static long Measure(BenchmarkCase benchmarkCase)
     {
-        var engine = new Engine();
-        string json = new JsonSerializer(engine).SerializeToString(Corpus.Parse(engine, file), null, space)!;
-        return System.Text.Encoding.UTF8.GetByteCount(json);
+        Type type = benchmarkCase.Descriptor.Type;
+        object instance = Activator.CreateInstance(type)!;
+        foreach (var parameter in benchmarkCase.Parameters.Items)
+        {
+            type.GetProperty(parameter.Name)!.SetValue(instance, parameter.Value);
+        }
+
+        type.GetMethods().Single(m => m.GetCustomAttribute<GlobalSetupAttribute>() is not null).Invoke(instance, null);
+        try
+        {
+            return ((IProducesOutput)instance).OutputBytes();
+        }
+        finally
+        {
+            (instance as IDisposable)?.Dispose();
+        }
     }
 }

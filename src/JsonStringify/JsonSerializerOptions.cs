@@ -12,8 +12,9 @@ public sealed class JsonSerializerOptions
 
     /// <summary>
     /// The pool that output builders are rented from and returned to, once per call. The default pool keeps up to
-    /// twice the processor count of builders, each of at most 8M chars (16 MB); larger builders are released to the
-    /// GC. Supply your own to share a pool with the rest of your host or to change those limits.
+    /// twice the processor count of builders of at most 1M chars (2 MB) each, and one of at most 16M chars (32 MB) for
+    /// large documents; larger builders are released to the GC. Supply your own to share a pool with the rest of your
+    /// host or to change those limits.
     /// </summary>
     public ObjectPool<StringBuilder> StringBuilderPool { get; init; } = BufferPool.Builders;
 

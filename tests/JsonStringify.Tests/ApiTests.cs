@@ -227,15 +227,22 @@ public class ApiTests
     }
 
     [Fact]
-    public void DefaultPoolPolicyKeepsJsonSizedBuildersButNotHugeOnes()
+    public void DefaultPoolPolicyKeepsJsonSizedBuildersAndOneLargeButNotHugeOnes()
     {
         ObjectPool<StringBuilder> pool = Internals.BufferPool.CreateBuilderPool();
-        var large = new StringBuilder(2 * 1024 * 1024);
-        large.Append('x', 2 * 1024 * 1024);
-        pool.Return(large);
+        var ordinary = new StringBuilder(512 * 1024);
+        ordinary.Append('x', 512 * 1024);
+        pool.Return(ordinary);
         StringBuilder again = pool.Get();
-        Assert.Same(large, again);
+        Assert.Same(ordinary, again);
         Assert.Equal(0, again.Length);
+
+        var large = new StringBuilder(10 * 1024 * 1024);
+        var secondLarge = new StringBuilder(10 * 1024 * 1024);
+        pool.Return(large);
+        pool.Return(secondLarge);
+        Assert.Same(large, pool.Get());
+        Assert.NotSame(secondLarge, pool.Get());
 
         var huge = new StringBuilder(64 * 1024 * 1024);
         pool.Return(huge);

@@ -9,9 +9,12 @@ internal static class BufferPool
     // A new builder starts at 16K chars (32 KB), so small documents never regrow it.
     public const int InitialBuilderCapacity = 16 * 1024;
 
-    // Builders up to 8M chars (16 MB: canada.json indented is 5.2M chars) are kept; a larger one goes to the GC, so
-    // that one huge result does not stay pinned in the pool.
-    public const int MaxRetainedBuilderCapacity = 8 * 1024 * 1024;
+    // Up to twice the processor count of builders of at most 1M chars (2 MB) are kept for ordinary documents...
+    public const int MaxRetainedBuilderCapacity = 1024 * 1024;
+
+    // ...and one more of at most 16M chars (32 MB) for large ones (canada.json indented is 5.2M chars, a 20,000 × 20
+    // table 8.5M). Anything larger goes to the GC, so that one huge result does not stay pinned in the pool.
+    public const int MaxRetainedLargeBuilderCapacity = 16 * 1024 * 1024;
 
     // A walker whose cycle stack grew past this many levels is dropped rather than kept.
     public const int MaxRetainedStackCapacity = 1024;
@@ -23,14 +26,38 @@ internal static class BufferPool
 
     public static ObjectPool<Walker> Walkers { get; } = new DefaultObjectPool<Walker>(new WalkerPolicy(), s_maxRetained);
 
-    /// <summary>A pool with the default policy: JSON-sized builders are kept, huge ones dropped.</summary>
-    public static ObjectPool<StringBuilder> CreateBuilderPool() => new DefaultObjectPool<StringBuilder>(
-        new StringBuilderPooledObjectPolicy
+    /// <summary>A pool with the default policy: JSON-sized builders are kept, one large one too, huge ones dropped.</summary>
+    public static ObjectPool<StringBuilder> CreateBuilderPool() => new BuilderPool(
+        new DefaultObjectPool<StringBuilder>(
+            new StringBuilderPooledObjectPolicy
+            {
+                InitialCapacity = InitialBuilderCapacity,
+                MaximumRetainedCapacity = MaxRetainedBuilderCapacity,
+            },
+            s_maxRetained));
+
+    // Ordinary builders go to Microsoft.Extensions.ObjectPool's default pool; one large builder has a slot of its own,
+    // and is handed out first, so that a large document finds it whenever no other call holds it.
+    private sealed class BuilderPool(ObjectPool<StringBuilder> ordinary) : ObjectPool<StringBuilder>
+    {
+        private StringBuilder? _large;
+
+        public override StringBuilder Get() => Interlocked.Exchange(ref _large, null) ?? ordinary.Get();
+
+        public override void Return(StringBuilder obj)
         {
-            InitialCapacity = InitialBuilderCapacity,
-            MaximumRetainedCapacity = MaxRetainedBuilderCapacity,
-        },
-        s_maxRetained);
+            int capacity = obj.Capacity;
+            if (capacity <= MaxRetainedBuilderCapacity)
+            {
+                ordinary.Return(obj);
+            }
+            else if (capacity <= MaxRetainedLargeBuilderCapacity && Volatile.Read(ref _large) is null)
+            {
+                obj.Clear();
+                Interlocked.CompareExchange(ref _large, obj, null);
+            }
+        }
+    }
 
     private sealed class WalkerPolicy : IPooledObjectPolicy<Walker>
     {

@@ -39,6 +39,9 @@ internal static class JintInternals
     /// <summary>The shape's keys as JsStrings in slot order, memoised by Jint; false when one is integer-like.</summary>
     public static bool TryGetOrderedKeyStrings(object shape, out JsValue[]? keys) => ShapeKeyStrings(shape, out keys);
 
+    /// <summary>Whether <paramref name="o"/> has never had an own property: no shape, no property table, extensible.</summary>
+    public static bool IsVirginPlainObject(JsObject o) => IsVirgin(o);
+
     /// <summary>The value in <paramref name="slot"/>, materialised if it is lazy.</summary>
     public static JsValue GetSlotForRead(JsObject o, int slot) => SlotForRead(o, slot);
 
@@ -61,6 +64,10 @@ internal static class JintInternals
     // Jint 4.18.0: internal readonly int Shape.SlotCount
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "SlotCount")]
     private static extern ref int ShapeSlotCount([UnsafeAccessorType(ShapeType)] object shape);
+
+    // Jint 4.18.0: internal bool JsObject.IsVirginPlainObject { get; }
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_IsVirginPlainObject")]
+    private static extern bool IsVirgin(JsObject o);
 
     // Jint 4.18.0: internal JsValue JsObject.GetSlotForRead(int slot)
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "GetSlotForRead")]
@@ -117,11 +124,18 @@ internal static class JintInternals
                 }
             }
 
+            var empty = (JsObject)engine.Evaluate("({})");
+            if (!IsVirgin(empty) || IsVirgin(first) || empty.GetOwnPropertyKeys().Count != 0)
+            {
+                return false;
+            }
+
             engine.Execute("var probe = {a: 1, b: 2}; delete probe.a;");
             var deopted = (JsObject)engine.GetValue("probe");
             var integerLike = (JsObject)engine.Evaluate("({1: 'x', a: 2})");
             object? integerShape = GetShape(integerLike);
             if (GetShape(deopted) is not null
+                || IsVirgin(deopted)
                 || engine.Advanced.GetObjectRepresentation(deopted) == ObjectRepresentation.HiddenClass
                 || (integerShape is not null && ShapeKeyStrings(integerShape, out _)))
             {

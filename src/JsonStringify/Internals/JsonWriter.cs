@@ -4,26 +4,36 @@ using System.Text;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Writes JSON tokens, separators and indentation into one pooled <see cref="StringBuilder"/>. It never asks the
-/// engine for anything: the walker hands it strings and doubles.
+/// Writes JSON tokens, separators and indentation. Tokens go into a small char buffer with a local index, which is
+/// appended to the call's pooled <see cref="StringBuilder"/> in spans of up to <see cref="BufferLength"/> chars; the
+/// number digits are formatted straight into it. It never asks the engine for anything: the walker hands it strings
+/// and doubles.
 /// </summary>
 internal sealed class JsonWriter
 {
-    private readonly char[] _number = new char[JsonConstants.NumberBufferLength];
+    // 8 KB: large enough that appends to the builder are few, small enough to stay in L1.
+    private const int BufferLength = 4096;
+
+    // The longest string escaped straight into the buffer in one piece (6 chars per char, plus the quotes); longer
+    // strings go through in slices of this length.
+    private const int MaxInlineString = (BufferLength - 2) / JsonConstants.MaxEscapedCharLength;
+
+    // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the builder directly.
+    private const int MaxBufferedText = BufferLength / 2;
+
+    private readonly char[] _buffer = new char[BufferLength];
     private char[] _newLine = [];
+    private int _pos;
     private StringBuilder? _sb;
     private string _gap = string.Empty;
     private int _depth;
     private int _maxLength;
 
-    /// <summary>The text written so far in this call.</summary>
-    public StringBuilder Builder => _sb!;
-
     /// <summary>How many containers are open: the indentation level of the current line.</summary>
     public int Depth => _depth;
 
     /// <summary>True once the output has grown past the longest string the result may be.</summary>
-    public bool IsOverLimit => _sb!.Length > _maxLength;
+    public bool IsOverLimit => _sb!.Length + _pos > _maxLength;
 
     public void Start(StringBuilder sb, string gap, int maxLength)
     {
@@ -35,57 +45,72 @@ internal sealed class JsonWriter
 
         _gap = gap;
         _depth = 0;
+        _pos = 0;
         _maxLength = maxLength;
+    }
+
+    /// <summary>Appends what is still buffered to the builder; call once the walk is done.</summary>
+    public void Flush()
+    {
+        if (_pos != 0)
+        {
+            _sb!.Append(_buffer, 0, _pos);
+            _pos = 0;
+        }
     }
 
     /// <summary>Drops every reference taken for the call, so that a pooled writer pins nothing.</summary>
     public void Reset()
     {
         _sb = null;
+        _pos = 0;
         _depth = 0;
     }
 
-    public void WriteNull() => _sb!.Append("null");
+    public void WriteNull() => WriteAscii("null");
 
-    public void WriteBoolean(bool value) => _sb!.Append(value ? "true" : "false");
+    public void WriteBoolean(bool value) => WriteAscii(value ? "true" : "false");
 
-    public void WriteRaw(string text) => _sb!.Append(text);
+    public void WriteRaw(string text) => WriteText(text);
 
     public void WriteNumber(double value)
     {
         if (!double.IsFinite(value))
         {
-            _sb!.Append("null");
+            WriteAscii("null");
             return;
         }
 
-        int length = NumberFormatter.Format(value, _number);
-        _sb!.Append(_number, 0, length);
+        Span<char> destination = Reserve(JsonConstants.NumberBufferLength);
+        _pos += NumberFormatter.Format(value, destination);
     }
 
     public void WriteString(string value)
     {
-        if (_sb!.Length + StringEscaper.MaxQuotedLength(value.Length) > _maxLength)
+        if (value.Length > MaxInlineString)
         {
-            WriteStringChecked(value);
+            WriteLongString(value);
             return;
         }
 
-        StringEscaper.AppendQuoted(_sb, value);
+        Span<char> destination = Reserve((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        destination[0] = '"';
+        int written = StringEscaper.Escape(value, destination[1..]);
+        destination[written + 1] = '"';
+        _pos += written + 2;
     }
 
     public void StartObject()
     {
-        _sb!.Append('{');
+        WriteChar('{');
         _depth++;
     }
 
     public void WritePropertyName(string name, bool first)
     {
-        StringBuilder sb = _sb!;
         if (!first)
         {
-            sb.Append(',');
+            WriteChar(',');
         }
 
         if (_gap.Length != 0)
@@ -94,11 +119,30 @@ internal sealed class JsonWriter
         }
 
         WriteString(name);
-        sb.Append(':');
+        WriteChar(':');
         if (_gap.Length != 0)
         {
-            sb.Append(' ');
+            WriteChar(' ');
         }
+    }
+
+    /// <summary>Like <see cref="WritePropertyName"/>, for a name already quoted and followed by ':'.</summary>
+    public void WriteQuotedPropertyName(string quotedWithColon, bool first)
+    {
+        if (!first)
+        {
+            WriteChar(',');
+        }
+
+        if (_gap.Length != 0)
+        {
+            WriteNewLine();
+            WriteText(quotedWithColon);
+            WriteChar(' ');
+            return;
+        }
+
+        WriteText(quotedWithColon);
     }
 
     public void EndObject(bool empty)
@@ -109,12 +153,12 @@ internal sealed class JsonWriter
             WriteNewLine();
         }
 
-        _sb!.Append('}');
+        WriteChar('}');
     }
 
     public void StartArray()
     {
-        _sb!.Append('[');
+        WriteChar('[');
         _depth++;
     }
 
@@ -122,7 +166,7 @@ internal sealed class JsonWriter
     {
         if (!first)
         {
-            _sb!.Append(',');
+            WriteChar(',');
         }
 
         if (_gap.Length != 0)
@@ -139,10 +183,53 @@ internal sealed class JsonWriter
             WriteNewLine();
         }
 
-        _sb!.Append(']');
+        WriteChar(']');
     }
 
-    // A newline and the indentation of the current depth, in one append from a prefix of _newLine.
+    // Room for count chars (at most BufferLength) at _pos, flushing first if needed.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Span<char> Reserve(int count)
+    {
+        if (_pos + count > BufferLength)
+        {
+            Flush();
+        }
+
+        return _buffer.AsSpan(_pos);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteChar(char c)
+    {
+        if (_pos == BufferLength)
+        {
+            Flush();
+        }
+
+        _buffer[_pos++] = c;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteAscii(string token)
+    {
+        token.CopyTo(Reserve(token.Length));
+        _pos += token.Length;
+    }
+
+    private void WriteText(string text)
+    {
+        if (text.Length > MaxBufferedText)
+        {
+            Flush();
+            _sb!.Append(text);
+            return;
+        }
+
+        text.CopyTo(Reserve(text.Length));
+        _pos += text.Length;
+    }
+
+    // A newline and the indentation of the current depth, copied from a prefix of _newLine.
     private void WriteNewLine()
     {
         int length = 1 + (_depth * _gap.Length);
@@ -151,7 +238,15 @@ internal sealed class JsonWriter
             GrowNewLine(length);
         }
 
-        _sb!.Append(_newLine, 0, length);
+        if (length > MaxBufferedText)
+        {
+            Flush();
+            _sb!.Append(_newLine, 0, length);
+            return;
+        }
+
+        _newLine.AsSpan(0, length).CopyTo(Reserve(length));
+        _pos += length;
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -167,27 +262,26 @@ internal sealed class JsonWriter
         _newLine = newLine;
     }
 
-    // A string that could push the output past the limit is escaped in slices, so that the limit is noticed before
-    // the builder grows to an impossible size.
+    // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
+    // the limit, so that the limit is noticed before the builder grows to an impossible size.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteStringChecked(string value)
+    private void WriteLongString(string value)
     {
-        const int Slice = 1 << 16;
-        StringBuilder sb = _sb!;
-        sb.Append('"');
+        WriteChar('"');
         ReadOnlySpan<char> rest = value;
-        while (!rest.IsEmpty && sb.Length <= _maxLength)
+        while (!rest.IsEmpty && !IsOverLimit)
         {
-            int take = Math.Min(Slice, rest.Length);
+            int take = Math.Min(MaxInlineString, rest.Length);
             if (take < rest.Length && char.IsHighSurrogate(rest[take - 1]))
             {
                 take--;
             }
 
-            StringEscaper.AppendEscaped(sb, rest[..take]);
+            Span<char> destination = Reserve(take * JsonConstants.MaxEscapedCharLength);
+            _pos += StringEscaper.Escape(rest[..take], destination);
             rest = rest[take..];
         }
 
-        sb.Append('"');
+        WriteChar('"');
     }
 }

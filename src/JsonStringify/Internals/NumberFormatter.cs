@@ -31,12 +31,59 @@ internal static class NumberFormatter
 
         if (Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value)
         {
-            ((long)value).TryFormat(buffer, out int written, default, CultureInfo.InvariantCulture);
-            return written;
+            return FormatInteger((long)value, buffer);
         }
 
         return FormatShortest(value, buffer);
     }
+
+    // Two digits per step, from a table, right to left.
+    private static int FormatInteger(long value, Span<char> buffer)
+    {
+        int w = 0;
+        if (value < 0)
+        {
+            buffer[w++] = '-';
+            value = -value;
+        }
+
+        ulong u = (ulong)value;
+        int length = w + CountDigits(u);
+        int i = length;
+        while (u >= 100)
+        {
+            (u, ulong pair) = Math.DivRem(u, 100);
+            buffer[--i] = DigitPairs[(int)pair * 2 + 1];
+            buffer[--i] = DigitPairs[(int)pair * 2];
+        }
+
+        if (u >= 10)
+        {
+            buffer[--i] = DigitPairs[(int)u * 2 + 1];
+            buffer[--i] = DigitPairs[(int)u * 2];
+        }
+        else
+        {
+            buffer[--i] = (char)('0' + u);
+        }
+
+        return length;
+    }
+
+    private static int CountDigits(ulong value)
+    {
+        int digits = 1;
+        while (value >= 10)
+        {
+            value /= 10;
+            digits++;
+        }
+
+        return digits;
+    }
+
+    private static ReadOnlySpan<char> DigitPairs =>
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
     private static int FormatShortest(double value, Span<char> buffer)
     {

@@ -15,15 +15,37 @@ internal sealed class ShapeReader : ValueReader
     {
     }
 
+    // Stands for the layout of a plain object that has never had a property: it has no hidden class yet.
+    private static readonly object s_virgin = new();
+
     public override bool TryGetShape(ObjectInstance o, out object? shape, out JsValue[]? keys)
     {
         keys = null;
-        shape = o is JsObject plain ? JintInternals.ShapeOf(plain) : null;
-        return shape is not null && JintInternals.TryGetOrderedKeyStrings(shape, out keys);
+        shape = null;
+        if (o is not JsObject plain)
+        {
+            return false;
+        }
+
+        shape = JintInternals.ShapeOf(plain);
+        if (shape is null)
+        {
+            if (!JintInternals.IsVirginPlainObject(plain))
+            {
+                return false;
+            }
+
+            shape = s_virgin;
+            keys = [];
+            return true;
+        }
+
+        return JintInternals.TryGetOrderedKeyStrings(shape, out keys);
     }
 
     public override bool HasShape(ObjectInstance o, object shape) =>
-        o is JsObject plain && ReferenceEquals(JintInternals.ShapeOf(plain), shape);
+        o is JsObject plain
+        && (ReferenceEquals(shape, s_virgin) ? JintInternals.IsVirginPlainObject(plain) : ReferenceEquals(JintInternals.ShapeOf(plain), shape));
 
     public override JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead((JsObject)o, slot);
 

@@ -1,116 +1,137 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Text;
 
 namespace JsonStringify.Internals;
 
 /// <summary>ECMA-262 QuoteJSONString: scan for what needs escaping, copy clean runs in bulk, escape the rest.</summary>
 internal static class StringEscaper
 {
-    // Exactly what JSON.stringify escapes: '"', '\', controls below U+0020, and (when unpaired) surrogates.
-    private static readonly SearchValues<char> s_special = SearchValues.Create(BuildSpecialChars());
+    // Exactly what JSON.stringify escapes: '"', '\', controls below U+0020 (this set, all ASCII, which keeps the
+    // vectorised search on its fastest path), and unpaired surrogates (searched for as a range).
+    private static readonly SearchValues<char> s_asciiSpecial = SearchValues.Create(BuildAsciiSpecialChars());
 
-    /// <summary>Appends <paramref name="value"/> as a quoted JSON string.</summary>
-    public static void AppendQuoted(StringBuilder sb, ReadOnlySpan<char> value)
+    /// <summary>
+    /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
+    /// which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char of the value. A high surrogate
+    /// at the very end is escaped as unpaired, so callers cut long strings between the two halves of a pair.
+    /// </summary>
+    /// <returns>The number of chars written.</returns>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
     {
-        sb.Append('"');
-        AppendEscaped(sb, value);
-        sb.Append('"');
-    }
-
-    /// <summary>Appends the escaped contents of <paramref name="value"/>, without the quotes.</summary>
-    public static void AppendEscaped(StringBuilder sb, ReadOnlySpan<char> value)
-    {
-        int i = value.IndexOfAny(s_special);
+        int i = IndexOfSpecial(value);
         if (i < 0)
         {
-            sb.Append(value);
+            value.CopyTo(destination);
+            return value.Length;
         }
-        else
-        {
-            AppendEscapedFrom(sb, value, i);
-        }
+
+        return EscapeFrom(value, destination, i);
     }
 
-    /// <summary>The longest text <see cref="AppendQuoted"/> can write for a string of <paramref name="length"/> chars.</summary>
-    public static long MaxQuotedLength(int length) => (long)length * JsonConstants.MaxEscapedCharLength + 2;
+    /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
+    public static string Quote(string value, string suffix)
+    {
+        var buffer = new char[(value.Length * JsonConstants.MaxEscapedCharLength) + 2 + suffix.Length];
+        buffer[0] = '"';
+        int w = 1 + Escape(value, buffer.AsSpan(1));
+        buffer[w++] = '"';
+        suffix.CopyTo(buffer.AsSpan(w));
+        return new string(buffer, 0, w + suffix.Length);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int IndexOfSpecial(ReadOnlySpan<char> value)
+    {
+        int ascii = value.IndexOfAny(s_asciiSpecial);
+        int surrogate = (ascii < 0 ? value : value[..ascii]).IndexOfAnyInRange('\uD800', '\uDFFF');
+        return surrogate >= 0 ? surrogate : ascii;
+    }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void AppendEscapedFrom(StringBuilder sb, ReadOnlySpan<char> value, int i)
+    private static int EscapeFrom(ReadOnlySpan<char> value, Span<char> destination, int i)
     {
+        int w = 0;
         while (true)
         {
-            sb.Append(value[..i]);
+            value[..i].CopyTo(destination[w..]);
+            w += i;
             char c = value[i];
             int consumed = 1;
             switch (c)
             {
                 case '"':
-                    sb.Append("\\\"");
+                    w += WritePair(destination, w, '"');
                     break;
                 case '\\':
-                    sb.Append("\\\\");
+                    w += WritePair(destination, w, '\\');
                     break;
                 case '\b':
-                    sb.Append("\\b");
+                    w += WritePair(destination, w, 'b');
                     break;
                 case '\f':
-                    sb.Append("\\f");
+                    w += WritePair(destination, w, 'f');
                     break;
                 case '\n':
-                    sb.Append("\\n");
+                    w += WritePair(destination, w, 'n');
                     break;
                 case '\r':
-                    sb.Append("\\r");
+                    w += WritePair(destination, w, 'r');
                     break;
                 case '\t':
-                    sb.Append("\\t");
+                    w += WritePair(destination, w, 't');
                     break;
                 default:
                     if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
                     {
-                        sb.Append(value.Slice(i, 2));
+                        destination[w++] = c;
+                        destination[w++] = value[i + 1];
                         consumed = 2;
                     }
                     else
                     {
-                        AppendUnicodeEscape(sb, c);
+                        w += WriteUnicodeEscape(destination, w, c);
                     }
 
                     break;
             }
 
             value = value[(i + consumed)..];
-            i = value.IndexOfAny(s_special);
+            i = IndexOfSpecial(value);
             if (i < 0)
             {
-                sb.Append(value);
-                return;
+                value.CopyTo(destination[w..]);
+                return w + value.Length;
             }
         }
     }
 
-    private static void AppendUnicodeEscape(StringBuilder sb, char c)
+    private static int WritePair(Span<char> destination, int at, char escaped)
     {
-        Span<char> escape = ['\\', 'u', '0', '0', '0', '0'];
-        ((int)c).TryFormat(escape[2..], out _, "x4", null);
-        sb.Append(escape);
+        destination[at] = '\\';
+        destination[at + 1] = escaped;
+        return 2;
     }
 
-    private static string BuildSpecialChars()
+    // \uXXXX with lowercase hex, as the spec's UnicodeEscape writes it.
+    private static int WriteUnicodeEscape(Span<char> destination, int at, char c)
     {
-        var chars = new StringBuilder();
-        for (char c = '\0'; c < ' '; c++)
+        destination[at] = '\\';
+        destination[at + 1] = 'u';
+        ((int)c).TryFormat(destination.Slice(at + 2, 4), out _, "x4", null);
+        return JsonConstants.MaxEscapedCharLength;
+    }
+
+    private static string BuildAsciiSpecialChars()
+    {
+        var chars = new char[' ' + 2];
+        for (int c = 0; c < ' '; c++)
         {
-            chars.Append(c);
+            chars[c] = (char)c;
         }
 
-        chars.Append('"').Append('\\');
-        for (int c = 0xD800; c <= 0xDFFF; c++)
-        {
-            chars.Append((char)c);
-        }
-
-        return chars.ToString();
+        chars[' '] = '"';
+        chars[' ' + 1] = '\\';
+        return new string(chars);
     }
 }

@@ -112,6 +112,7 @@ internal sealed class Walker
 
         WriteValue(value);
         CheckLength();
+        _writer.Flush();
         return true;
     }
 
@@ -389,6 +390,7 @@ internal sealed class Walker
     // which is exactly [[Get]] there. If user code changed the object mid-walk, the rest goes through [[Get]].
     private bool WriteShapedProperties(ObjectInstance o, object shape, JsValue[] keys)
     {
+        string[] quotedKeys = QuotedKeys.For(keys);
         bool empty = true;
         for (int i = 0; i < keys.Length; i++)
         {
@@ -404,13 +406,19 @@ internal sealed class Walker
                 InvalidatePurity();
             }
 
-            empty = WriteProperty(o, key, value, empty);
+            value = Prepare(value, o, key, 0);
+            if (IsSerializable(value))
+            {
+                _writer.WriteQuotedPropertyName(quotedKeys[i], empty);
+                empty = false;
+                WriteValue(value);
+                CheckLength();
+            }
         }
 
         return empty;
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool WriteProperty(ObjectInstance holder, JsValue key, JsValue value, bool empty)
     {
         value = Prepare(value, holder, key, 0);

@@ -1,0 +1,24 @@
+using BenchmarkDotNet.Columns;
+using BenchmarkDotNet.Configs;
+using BenchmarkDotNet.Diagnosers;
+using BenchmarkDotNet.Jobs;
+using BenchmarkDotNet.Order;
+
+namespace JsonStringify.Benchmarks;
+
+/// <summary>
+/// The suite's configuration: memory diagnoser, ratio columns against Jint's serializer, the throughput column, and
+/// a job short enough that the default suite runs in about ten minutes on two cores. Command-line arguments
+/// (--job, --filter, ...) override it.
+/// </summary>
+public sealed class BenchmarkConfig : ManualConfig
+{
+    public BenchmarkConfig()
+    {
+        AddJob(Job.Default.WithLaunchCount(1).WithWarmupCount(4).WithIterationCount(8).WithId("Suite"));
+        AddDiagnoser(MemoryDiagnoser.Default);
+        AddColumn(new ThroughputColumn(), BaselineRatioColumn.RatioMean, BaselineAllocationRatioColumn.RatioMean);
+        WithOrderer(new DefaultOrderer(SummaryOrderPolicy.Declared));
+        HideColumns(Column.Error, Column.StdDev, Column.Gen0, Column.Gen1, Column.Gen2);
+    }
+}
