@@ -18,7 +18,7 @@ namespace JsonStringify;
 /// and a <c>RangeError</c> for output too long for a string or nesting too deep for the thread's stack. Exceptions
 /// thrown by toJSON, getters, replacers and proxy traps reach the caller unchanged.
 /// </remarks>
-public sealed class JsonSerializer
+public sealed partial class JsonSerializer
 {
     private static readonly string[] s_spaces = CreateSpaces();
     private static readonly JsString s_isArray = new("isArray");
@@ -95,8 +95,28 @@ public sealed class JsonSerializer
     public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
     {
         ArgumentNullException.ThrowIfNull(value);
+        Walker walker = BufferPool.Walkers.Get();
+        StringBuilder output = _options.StringBuilderPool.Get();
 
-        // JSON.stringify steps 4-8, in order: the replacer (a property list is read now), then space.
+        // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
+        // multi-chunk builder that the policy will drop anyway would copy it first.
+        output.Clear();
+        try
+        {
+            walker.StringSink.Start(output);
+            return Walk(walker, walker.StringSink, value, replacer, space, _options.MaxLength) ? output.ToString() : null;
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+            _options.StringBuilderPool.Return(output);
+        }
+    }
+
+    // JSON.stringify steps 4-12 into a sink; false when the value has no JSON form (then nothing was written).
+    private bool Walk(Walker walker, OutputSink sink, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    {
+        // Steps 4-8, in order: the replacer (a property list is read now), then space.
         JsValue? replacerFunction = null;
         List<JsValue>? propertyList = null;
         if (replacer is ObjectInstance replacerObject)
@@ -112,23 +132,14 @@ public sealed class JsonSerializer
         }
 
         string gap = space is null ? string.Empty : ComputeGap(space);
-
-        Walker walker = BufferPool.Walkers.Get();
-        StringBuilder output = _options.StringBuilderPool.Get();
-
-        // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
-        // multi-chunk builder that the policy will drop anyway would copy it first.
-        output.Clear();
-        try
+        walker.Start(this, sink, replacerFunction, propertyList, gap, maxLength);
+        if (!walker.SerializeRoot(value))
         {
-            walker.Start(this, output, replacerFunction, propertyList, gap, _options.MaxLength);
-            return walker.SerializeRoot(value) ? output.ToString() : null;
+            return false;
         }
-        finally
-        {
-            BufferPool.Walkers.Return(walker);
-            _options.StringBuilderPool.Return(output);
-        }
+
+        sink.Complete();
+        return true;
     }
 
     // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.

@@ -12,7 +12,7 @@ public sealed class JsonSerializerOptions
 
     /// <summary>
     /// The pool that output builders are rented from and returned to, once per call. The default pool keeps up to
-    /// twice the processor count of builders of at most 1M chars (2 MB) each, and one of at most 16M chars (32 MB) for
+    /// twice the processor count of builders of at most 1M chars (2 MB) each, and one of at most 32M chars (64 MB) for
     /// large documents; larger builders are released to the GC. Supply your own to share a pool with the rest of your
     /// host or to change those limits.
     /// </summary>
@@ -26,6 +26,6 @@ public sealed class JsonSerializerOptions
     /// </summary>
     public bool EnableFastPath { get; init; } = true;
 
-    // The longest output, in chars, before a RangeError: the longest .NET string unless a test lowers it.
+    // The longest string output, in chars, before a RangeError: the longest .NET string unless a test lowers it.
     internal int MaxLength { get; init; } = JsonConstants.MaxStringLength;
 }

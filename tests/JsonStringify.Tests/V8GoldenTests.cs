@@ -18,6 +18,9 @@ public class V8GoldenTests
 
     private static readonly Lazy<Golden> s_golden = new(Golden.Load);
 
+    /// <summary>The recorded cases, numbers and digests, for other test classes.</summary>
+    internal static Golden Data => s_golden.Value;
+
     public static TheoryData<string> CaseNames
     {
         get
@@ -127,16 +130,16 @@ public class V8GoldenTests
         Assert.True(expected.Sha256 == sha256, $"{form}: V8's SHA-256 is {expected.Sha256}, ours is {sha256}");
     }
 
-    private sealed record GoldenCase(string Script, string Result, bool Throws);
+    internal sealed record GoldenCase(string Script, string Result, bool Throws);
 
-    private sealed record GoldenNumber(string Bits, string Text);
+    internal sealed record GoldenNumber(string Bits, string Text);
 
-    private sealed record GoldenDigest(string Sha256, int Length);
+    internal sealed record GoldenDigest(string Sha256, int Length);
 
-    private sealed record GoldenCorpus(GoldenDigest Compact, GoldenDigest Indented);
+    internal sealed record GoldenCorpus(GoldenDigest Compact, GoldenDigest Indented);
 
     // The case names are in file order, and unique.
-    private sealed record Golden(
+    internal sealed record Golden(
         string NodeVersion,
         string V8Version,
         List<string> CaseNames,

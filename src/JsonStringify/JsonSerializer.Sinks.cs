@@ -1,0 +1,204 @@
+using System.Buffers;
+using System.Runtime.InteropServices;
+using System.Threading.Channels;
+using Jint.Native;
+using JsonStringify.Internals;
+
+namespace JsonStringify;
+
+/// <remarks>
+/// The overloads here write UTF-8 (or chars, for a <see cref="TextWriter"/>) as the walk goes, in chunks of a few
+/// kilobytes, so memory stays small whatever the size of the document, and no UTF-16 copy of the document is ever
+/// made. The bytes are exactly the UTF-8 encoding of what <see cref="SerializeToString"/> returns, with no byte order
+/// mark. If the walk fails midway (a toJSON throws, a cycle, a limit), the exception reaches the caller and the
+/// destination keeps what was written before it: a prefix of the document, which is not valid JSON. Nothing is
+/// written at all when the value has no JSON form.
+/// </remarks>
+public sealed partial class JsonSerializer
+{
+    /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="writer"/>.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, IBufferWriter<byte> writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
+
+    /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="writer"/>.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
+    /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
+    /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(writer);
+        Walker walker = BufferPool.Walkers.Get();
+        try
+        {
+            walker.BufferWriterSink.Start(writer);
+            return Walk(walker, walker.BufferWriterSink, value, replacer, space, long.MaxValue);
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+        }
+    }
+
+    /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="stream">The destination; it is neither flushed nor closed.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, Stream stream) => Serialize(value, JsValue.Undefined, JsValue.Undefined, stream);
+
+    /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
+    /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
+    /// <param name="stream">The destination; it is neither flushed nor closed.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, JsValue replacer, JsValue space, Stream stream)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(stream);
+        Walker walker = BufferPool.Walkers.Get();
+        try
+        {
+            walker.ChunkSink.Start(stream);
+            return Walk(walker, walker.ChunkSink, value, replacer, space, long.MaxValue);
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+        }
+    }
+
+    /// <summary>Writes <c>JSON.stringify(value)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="writer">The destination; it is neither flushed nor closed.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, TextWriter writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
+
+    /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
+    /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
+    /// <param name="writer">The destination; it is neither flushed nor closed.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public bool Serialize(JsValue value, JsValue replacer, JsValue space, TextWriter writer)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(writer);
+        Walker walker = BufferPool.Walkers.Get();
+        try
+        {
+            walker.TextWriterSink.Start(writer);
+            return Walk(walker, walker.TextWriterSink, value, replacer, space, long.MaxValue);
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+        }
+    }
+
+    /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, writing asynchronously.</summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="stream">The destination; it is neither flushed nor closed.</param>
+    /// <param name="cancellationToken">Stops the walk and the writes.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public Task<bool> SerializeAsync(JsValue value, Stream stream, CancellationToken cancellationToken = default) =>
+        SerializeAsync(value, JsValue.Undefined, JsValue.Undefined, stream, cancellationToken);
+
+    /// <summary>
+    /// Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="stream"/>, writing
+    /// asynchronously. The walk itself (and any toJSON, getter or replacer it runs) happens on a dedicated thread while
+    /// this method awaits the writes; do not use the engine until the returned task completes.
+    /// </summary>
+    /// <param name="value">The value to serialize.</param>
+    /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
+    /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
+    /// <param name="stream">The destination; it is neither flushed nor closed.</param>
+    /// <param name="cancellationToken">Stops the walk and the writes.</param>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    public async Task<bool> SerializeAsync(
+        JsValue value, JsValue replacer, JsValue space, Stream stream, CancellationToken cancellationToken = default)
+    {
+        ArgumentNullException.ThrowIfNull(value);
+        ArgumentNullException.ThrowIfNull(stream);
+        cancellationToken.ThrowIfCancellationRequested();
+
+        // Two chunks in flight at most: the walk waits for the writes, so memory stays bounded.
+        var chunks = Channel.CreateBounded<ReadOnlyMemory<byte>>(
+            new BoundedChannelOptions(2) { SingleReader = true, SingleWriter = true });
+        using var stop = CancellationTokenSource.CreateLinkedTokenSource(cancellationToken);
+        Task<bool> walk = Task.Factory.StartNew(
+            () => WalkToChannel(value, replacer, space, chunks.Writer, stop.Token),
+            CancellationToken.None,
+            TaskCreationOptions.LongRunning | TaskCreationOptions.DenyChildAttach,
+            TaskScheduler.Default);
+
+        try
+        {
+            await foreach (ReadOnlyMemory<byte> chunk in chunks.Reader.ReadAllAsync(stop.Token).ConfigureAwait(false))
+            {
+                try
+                {
+                    await stream.WriteAsync(chunk, stop.Token).ConfigureAwait(false);
+                }
+                finally
+                {
+                    ReturnChunk(chunk);
+                }
+            }
+        }
+        catch
+        {
+            // The reader failed (the stream, or cancellation): stop the walk, let it unwind, and report the failure.
+            await stop.CancelAsync().ConfigureAwait(false);
+            await DrainAsync(chunks.Reader, walk).ConfigureAwait(false);
+            throw;
+        }
+
+        return await walk.ConfigureAwait(false);
+    }
+
+    private bool WalkToChannel(
+        JsValue value, JsValue replacer, JsValue space, ChannelWriter<ReadOnlyMemory<byte>> chunks, CancellationToken cancellationToken)
+    {
+        Walker walker = BufferPool.Walkers.Get();
+        try
+        {
+            walker.ChunkSink.Start(chunks, cancellationToken);
+            return Walk(walker, walker.ChunkSink, value, replacer, space, long.MaxValue);
+        }
+        finally
+        {
+            BufferPool.Walkers.Return(walker);
+            chunks.TryComplete();
+        }
+    }
+
+    private static async Task DrainAsync(ChannelReader<ReadOnlyMemory<byte>> chunks, Task walk)
+    {
+        try
+        {
+            await walk.ConfigureAwait(false);
+        }
+        catch (Exception)
+        {
+            // The walk was stopped because the reader failed; the reader's exception is the one to report.
+        }
+
+        while (chunks.TryRead(out ReadOnlyMemory<byte> chunk))
+        {
+            ReturnChunk(chunk);
+        }
+    }
+
+    private static void ReturnChunk(ReadOnlyMemory<byte> chunk)
+    {
+        if (MemoryMarshal.TryGetArray(chunk, out ArraySegment<byte> segment) && segment.Array is { } array)
+        {
+            ArrayPool<byte>.Shared.Return(array);
+        }
+    }
+}

@@ -1,0 +1,334 @@
+using System.Buffers;
+using System.Text;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Descriptors;
+using Jint.Runtime.Interop;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// Every sink gives the string path's text: the conformance rows, the V8 golden cases, seeded random values and the
+/// corpus all go through the IBufferWriter, Stream, async Stream and TextWriter overloads, decoded as strict UTF-8.
+/// </summary>
+public class SinkTests
+{
+    public enum Sink
+    {
+        BufferWriter,
+        Stream,
+        StreamAsync,
+        TextWriter,
+    }
+
+    private static readonly UTF8Encoding s_strictUtf8 = new(encoderShouldEmitUTF8Identifier: false, throwOnInvalidBytes: true);
+
+    public static TheoryData<string, string, Sink> ConformanceRows
+    {
+        get
+        {
+            var rows = new TheoryData<string, string, Sink>();
+            foreach (var row in ConformanceTests.Cases)
+            {
+                foreach (Sink sink in Enum.GetValues<Sink>())
+                {
+                    rows.Add((string)row[0], (string)row[1], sink);
+                }
+            }
+
+            return rows;
+        }
+    }
+
+    public static TheoryData<string, Sink> GoldenRows
+    {
+        get
+        {
+            var rows = new TheoryData<string, Sink>();
+            foreach (string name in V8GoldenTests.Data.CaseNames)
+            {
+                foreach (Sink sink in Enum.GetValues<Sink>())
+                {
+                    rows.Add(name, sink);
+                }
+            }
+
+            return rows;
+        }
+    }
+
+    public static TheoryData<Sink> Sinks => new(Enum.GetValues<Sink>());
+
+    [Theory]
+    [MemberData(nameof(ConformanceRows))]
+    public void ConformanceRowsMatchThroughEverySink(string script, string expected, Sink sink)
+    {
+        string actual = Js.Run(EngineWith(sink), script);
+        if (expected is "TypeError" or "RangeError")
+        {
+            Assert.StartsWith(expected + ":", actual, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Equal(expected, actual);
+        }
+    }
+
+    // The reference is the string path's text as UTF-8 can carry it: an unpaired surrogate, which only a gap cut by
+    // the 10-char limit or raw host text can put outside a JSON string, becomes U+FFFD.
+    [Theory]
+    [MemberData(nameof(GoldenRows))]
+    public void GoldenCasesMatchThroughEverySink(string name, Sink sink)
+    {
+        V8GoldenTests.GoldenCase golden = V8GoldenTests.Data.Cases[name];
+        string expected = Js.Run(EngineWith(sink: null), golden.Script);
+        string actual = Js.Run(EngineWith(sink), golden.Script);
+        if (golden.Throws)
+        {
+            Assert.StartsWith(golden.Result + ":", actual, StringComparison.Ordinal);
+        }
+        else
+        {
+            Assert.Equal(expected, actual);
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Sinks))]
+    public void RandomValuesMatchTheStringPath(Sink sink)
+    {
+        using Engine strings = Js.Ours();
+        using Engine sinks = EngineWith(sink);
+        var generator = new ValueGenerator(seed: 7);
+        for (int i = 0; i < 1000; i++)
+        {
+            string script = generator.NextScript();
+            Assert.Equal(Js.Run(strings, script), Js.Run(sinks, script));
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Sinks))]
+    public void CorpusBytesAreTheUtf8OfTheString(Sink sink)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        foreach (string file in new[] { "canada.json", "citm_catalog.json", "twitter.json" })
+        {
+            JsValue document = Corpus.Parse(engine, file);
+            foreach (JsValue space in new JsValue[] { JsValue.Undefined, JsNumber.Create(2) })
+            {
+                byte[] expected = Encoding.UTF8.GetBytes(serializer.SerializeToString(document, null, space)!);
+                (bool written, byte[] actual) = Bytes(serializer, sink, document, JsValue.Undefined, space);
+                Assert.True(written);
+                Assert.True(expected.AsSpan().SequenceEqual(actual), $"{file} differs through {sink}");
+            }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Sinks))]
+    public void NothingIsWrittenWhenThereIsNoJsonForm(Sink sink)
+    {
+        using var engine = new Engine();
+        (bool written, byte[] bytes) = Bytes(new JsonSerializer(engine), sink, engine.Evaluate("(function () {})"), JsValue.Undefined, JsValue.Undefined);
+        Assert.False(written);
+        Assert.Empty(bytes);
+    }
+
+    [Theory]
+    [MemberData(nameof(Sinks))]
+    public void AFailureMidwayReachesTheCallerAndLeavesAPrefix(Sink sink)
+    {
+        using var engine = new Engine();
+        JsValue value = engine.Evaluate("var big = 'x'.repeat(100000); [big, big, {toJSON() { throw new TypeError('late'); }}]");
+        var serializer = new JsonSerializer(engine);
+        byte[]? partial = null;
+        var e = Assert.Throws<JavaScriptException>(() => Bytes(serializer, sink, value, JsValue.Undefined, JsValue.Undefined, keepPartial: b => partial = b));
+        Assert.Equal("TypeError: late", Js.ErrorText(e));
+        Assert.NotNull(partial);
+        Assert.True(partial.Length < 200_010);
+        Assert.StartsWith("[\"xxxx", Encoding.UTF8.GetString(partial), StringComparison.Ordinal);
+    }
+
+    [Fact]
+    public void LoneSurrogatesStayEscapedSoTheUtf8IsValid()
+    {
+        using var engine = new Engine();
+        var writer = new ArrayBufferWriter<byte>();
+        Assert.True(new JsonSerializer(engine).Serialize(engine.Evaluate("['\\ud800', '\\ud83d\\ude00', 'é']"), writer));
+        Assert.Equal("[\"\\ud800\",\"\ud83d\ude00\",\"é\"]", s_strictUtf8.GetString(writer.WrittenSpan));
+    }
+
+    [Fact]
+    public void StreamsA200MegabyteDocumentInBoundedMemory()
+    {
+        using var engine = new Engine();
+        JsValue document = engine.Evaluate("""
+            var s = 'x'.repeat(99990) + '\u00e9\n\ud83d\ude00';
+            var rows = [];
+            for (var i = 0; i < 2000; i++) { rows.push({ i: i, s: s }); }
+            rows
+            """);
+        var serializer = new JsonSerializer(engine);
+        var stream = new CountingStream();
+
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        long before = GC.GetTotalMemory(forceFullCollection: true);
+        long allocatedBefore = GC.GetAllocatedBytesForCurrentThread();
+        Assert.True(serializer.Serialize(document, stream));
+        long allocated = GC.GetAllocatedBytesForCurrentThread() - allocatedBefore;
+
+        Assert.True(stream.Length > 200_000_000, $"only {stream.Length} bytes");
+        Assert.True(stream.PeakMemory - before < 10 * 1024 * 1024, $"peak {stream.PeakMemory - before} bytes over the input graph");
+        Assert.True(allocated < 10 * 1024 * 1024, $"{allocated} bytes allocated");
+    }
+
+    [Fact]
+    public async Task AsyncStreamHonoursCancellation()
+    {
+        using var engine = new Engine();
+        JsValue document = engine.Evaluate("var s = 'y'.repeat(100000); Array.from({length: 500}, () => s)");
+        using var cancel = new CancellationTokenSource();
+        var stream = new CountingStream { OnWrite = total => { if (total > 1_000_000) { cancel.Cancel(); } } };
+        await Assert.ThrowsAnyAsync<OperationCanceledException>(() => new JsonSerializer(engine).SerializeAsync(document, stream, cancel.Token));
+        Assert.True(stream.Length < 50_000_000);
+    }
+
+    [Fact]
+    public async Task AsyncStreamFailuresReachTheCaller()
+    {
+        using var engine = new Engine();
+        JsValue document = engine.Evaluate("var s = 'z'.repeat(100000); Array.from({length: 100}, () => s)");
+        var failure = new IOException("disk full");
+        var stream = new CountingStream { OnWrite = total => { if (total > 500_000) { throw failure; } } };
+        var thrown = await Assert.ThrowsAsync<IOException>(() => new JsonSerializer(engine).SerializeAsync(document, stream));
+        Assert.Same(failure, thrown);
+    }
+
+    // An engine whose JSON.stringify writes through the sink and returns what the sink received, decoded; with no
+    // sink, the string path's text as it would come back from UTF-8.
+    internal static Engine EngineWith(Sink? sink)
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        var stringify = new ClrFunction(
+            engine,
+            "stringify",
+            (_, args) =>
+            {
+                if (sink is null)
+                {
+                    string? text = serializer.SerializeToString(Arg(args, 0), Arg(args, 1), Arg(args, 2));
+                    return text is null ? JsValue.Undefined : new JsString(Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(text)));
+                }
+
+                (bool written, byte[] bytes) = Bytes(serializer, sink.Value, Arg(args, 0), Arg(args, 1), Arg(args, 2));
+                return written ? new JsString(s_strictUtf8.GetString(bytes)) : JsValue.Undefined;
+            },
+            3,
+            PropertyFlag.Configurable);
+        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(stringify, PropertyFlag.NonEnumerable));
+        return engine;
+    }
+
+    private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
+
+    private static (bool Written, byte[] Bytes) Bytes(
+        JsonSerializer serializer, Sink sink, JsValue value, JsValue replacer, JsValue space, Action<byte[]>? keepPartial = null)
+    {
+        switch (sink)
+        {
+            case Sink.BufferWriter:
+                var writer = new ArrayBufferWriter<byte>();
+                try
+                {
+                    return (serializer.Serialize(value, replacer, space, writer), writer.WrittenSpan.ToArray());
+                }
+                finally
+                {
+                    keepPartial?.Invoke(writer.WrittenSpan.ToArray());
+                }
+
+            case Sink.Stream:
+            case Sink.StreamAsync:
+                using (var stream = new MemoryStream())
+                {
+                    try
+                    {
+                        bool written = sink == Sink.Stream
+                            ? serializer.Serialize(value, replacer, space, stream)
+                            : serializer.SerializeAsync(value, replacer, space, stream).GetAwaiter().GetResult();
+                        return (written, stream.ToArray());
+                    }
+                    finally
+                    {
+                        keepPartial?.Invoke(stream.ToArray());
+                    }
+                }
+
+            default:
+                using (var text = new StringWriter())
+                {
+                    try
+                    {
+                        return (serializer.Serialize(value, replacer, space, text), Encoding.UTF8.GetBytes(text.ToString()));
+                    }
+                    finally
+                    {
+                        keepPartial?.Invoke(Encoding.UTF8.GetBytes(text.ToString()));
+                    }
+                }
+        }
+    }
+
+    // Counts what is written and samples the managed heap while the serializer writes.
+    private sealed class CountingStream : Stream
+    {
+        private long _length;
+
+        public Action<long>? OnWrite { get; init; }
+
+        public long PeakMemory { get; private set; }
+
+        public override bool CanRead => false;
+
+        public override bool CanSeek => false;
+
+        public override bool CanWrite => true;
+
+        public override long Length => _length;
+
+        public override long Position { get => _length; set => throw new NotSupportedException(); }
+
+        public override void Write(byte[] buffer, int offset, int count) => Write(buffer.AsSpan(offset, count));
+
+        public override void Write(ReadOnlySpan<byte> buffer)
+        {
+            _length += buffer.Length;
+            PeakMemory = Math.Max(PeakMemory, GC.GetTotalMemory(forceFullCollection: false));
+            OnWrite?.Invoke(_length);
+        }
+
+        public override ValueTask WriteAsync(ReadOnlyMemory<byte> buffer, CancellationToken cancellationToken = default)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+            Write(buffer.Span);
+            return ValueTask.CompletedTask;
+        }
+
+        public override void Flush()
+        {
+        }
+
+        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
+
+        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
+
+        public override void SetLength(long value) => throw new NotSupportedException();
+    }
+}
