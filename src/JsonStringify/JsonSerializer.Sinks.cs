@@ -36,7 +36,7 @@ public sealed partial class JsonSerializer
         try
         {
             walker.BufferWriterSink.Start(writer);
-            return Walk(walker, walker.BufferWriterSink, value, replacer, space, long.MaxValue);
+            return Walk(walker, walker.BufferWriterSink, value, replacer, space, _options.MaxLength);
         }
         finally
         {
@@ -64,7 +64,7 @@ public sealed partial class JsonSerializer
         try
         {
             walker.ChunkSink.Start(stream);
-            return Walk(walker, walker.ChunkSink, value, replacer, space, long.MaxValue);
+            return Walk(walker, walker.ChunkSink, value, replacer, space, _options.MaxLength);
         }
         finally
         {
@@ -92,7 +92,7 @@ public sealed partial class JsonSerializer
         try
         {
             walker.TextWriterSink.Start(writer);
-            return Walk(walker, walker.TextWriterSink, value, replacer, space, long.MaxValue);
+            return Walk(walker, walker.TextWriterSink, value, replacer, space, _options.MaxLength);
         }
         finally
         {
@@ -168,7 +168,7 @@ public sealed partial class JsonSerializer
         try
         {
             walker.ChunkSink.Start(chunks, cancellationToken);
-            return Walk(walker, walker.ChunkSink, value, replacer, space, long.MaxValue);
+            return Walk(walker, walker.ChunkSink, value, replacer, space, _options.MaxLength);
         }
         finally
         {

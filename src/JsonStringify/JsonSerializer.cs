@@ -104,7 +104,8 @@ public sealed partial class JsonSerializer
         try
         {
             walker.StringSink.Start(output);
-            return Walk(walker, walker.StringSink, value, replacer, space, _options.MaxLength) ? output.ToString() : null;
+            long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
+            return Walk(walker, walker.StringSink, value, replacer, space, maxLength) ? output.ToString() : null;
         }
         finally
         {
@@ -132,7 +133,7 @@ public sealed partial class JsonSerializer
         }
 
         string gap = space is null ? string.Empty : ComputeGap(space);
-        walker.Start(this, sink, replacerFunction, propertyList, gap, maxLength);
+        walker.Start(this, sink, replacerFunction, propertyList, gap, maxLength, _options.MaxDepth);
         if (!walker.SerializeRoot(value))
         {
             return false;

@@ -26,6 +26,27 @@ public sealed class JsonSerializerOptions
     /// </summary>
     public bool EnableFastPath { get; init; } = true;
 
-    // The longest string output, in chars, before a RangeError: the longest .NET string unless a test lowers it.
-    internal int MaxLength { get; init; } = JsonConstants.MaxStringLength;
+    /// <summary>
+    /// The deepest nesting of objects and arrays; one level more is a <c>RangeError</c> ("Maximum call stack size
+    /// exceeded", as V8 words it), which scripts can catch. The walk uses no thread stack per level, so this bounds only
+    /// memory: the default, 2,000,000, lets a million-deep document through.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public int MaxDepth
+    {
+        get;
+        init => field = value >= 1 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "MaxDepth must be at least 1.");
+    } = JsonConstants.DefaultMaxDepth;
+
+    /// <summary>
+    /// The longest output, in UTF-16 chars; more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
+    /// the limit is passed. The overloads that return a string also stop at the longest .NET string
+    /// (1,073,741,791 chars) whatever this says; the streaming overloads have no other limit. Defaults to no limit.
+    /// </summary>
+    /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
+    public long MaxLength
+    {
+        get;
+        init => field = value >= 1 ? value : throw new ArgumentOutOfRangeException(nameof(value), value, "MaxLength must be at least 1.");
+    } = long.MaxValue;
 }

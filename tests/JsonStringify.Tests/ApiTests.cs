@@ -122,8 +122,9 @@ public class ApiTests
             try { JSON.stringify(o); } catch (e) { (e instanceof TypeError) + '|' + e.message }
             """));
         Assert.Equal("true", Js.Run(engine, "try { JSON.stringify(1n); } catch (e) { e instanceof TypeError }"));
-        Assert.Equal("true|Maximum call stack size exceeded", Js.Run(engine, """
-            var a = []; for (var i = 0; i < 200000; i++) { a = [a]; }
+        using Engine limited = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 1000 });
+        Assert.Equal("true|Maximum call stack size exceeded", Js.Run(limited, """
+            var a = []; for (var i = 0; i < 1000; i++) { a = [a]; }
             try { JSON.stringify(a); } catch (e) { (e instanceof RangeError) + '|' + e.message }
             """));
     }
@@ -142,10 +143,10 @@ public class ApiTests
     [Fact]
     public void RangeErrorIsTheEnginesEvenWhenAScriptReplacedTheGlobal()
     {
-        using Engine engine = Js.Ours();
+        using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 100 });
         Assert.Equal("true|Maximum call stack size exceeded", Js.Run(engine, """
             var original = RangeError; RangeError = function Fake() {};
-            var a = []; for (var i = 0; i < 200000; i++) { a = [a]; }
+            var a = []; for (var i = 0; i < 200; i++) { a = [a]; }
             try { JSON.stringify(a); } catch (e) { (e instanceof original) + '|' + e.message }
             """));
     }
@@ -165,7 +166,7 @@ public class ApiTests
     }
 
     [Fact]
-    public void DeepNestingIsACatchableRangeErrorOnASmallStack()
+    public void DeepNestingNeedsNoThreadStack()
     {
         string? outcome = null;
         var thread = new Thread(
@@ -173,20 +174,26 @@ public class ApiTests
             {
                 using var engine = new Engine();
                 JsValue deep = engine.Evaluate("var o = {}; for (var i = 0; i < 100000; i++) { o = {o: o}; } o");
-                try
-                {
-                    new JsonSerializer(engine).Serialize(deep);
-                    outcome = "no error";
-                }
-                catch (JavaScriptException e)
-                {
-                    outcome = Js.ErrorText(e);
-                }
+                outcome = new JsonSerializer(engine).SerializeToString(deep);
             },
             maxStackSize: 256 * 1024);
         thread.Start();
         thread.Join();
-        Assert.Equal("RangeError: Maximum call stack size exceeded", outcome);
+        Assert.Equal(string.Concat(Enumerable.Repeat("{\"o\":", 100000)) + "{}" + new string('}', 100000), outcome);
+    }
+
+    [Fact]
+    public void MaxDepthIsACatchableRangeError()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 3 });
+        Assert.Equal("[[[1]]]", serializer.SerializeToString(engine.Evaluate("[[[1]]]")));
+        var e = Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[[1]]]]")));
+        Assert.Equal("RangeError: Maximum call stack size exceeded", Js.ErrorText(e));
+        using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });
+        Assert.Equal("RangeError: Maximum call stack size exceeded", Js.Run(script, "var o = {}; o.toJSON = () => [o]; JSON.stringify(o)"));
+        Assert.Throws<ArgumentOutOfRangeException>(() => new JsonSerializerOptions { MaxDepth = 0 });
+        Assert.Throws<ArgumentOutOfRangeException>(() => new JsonSerializerOptions { MaxLength = 0 });
     }
 
     [Fact]

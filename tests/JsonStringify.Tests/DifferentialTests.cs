@@ -1,5 +1,6 @@
 using Jint;
 using Jint.Native;
+using Jint.Runtime;
 
 namespace JsonStringify.Tests;
 
@@ -34,22 +35,54 @@ public class DifferentialTests
         Assert.Equal(file == "twitter.json", differing > 0);
     }
 
+    // JSONSTRINGIFY_FUZZ_CASES sets a longer run, JSONSTRINGIFY_FUZZ_SEED another seed. Case i is generated from
+    // seed + i alone, so a failure can be replayed, and shrunk by generating it again with smaller limits.
     [Fact]
     public void RandomValuesMatchJint()
     {
+        int cases = EnvironmentNumber("JSONSTRINGIFY_FUZZ_CASES", 3000);
+        int seed = EnvironmentNumber("JSONSTRINGIFY_FUZZ_SEED", 20261122);
         using Engine ours = Js.Ours();
         using Engine builtin = Js.Builtin();
-        var generator = new ValueGenerator(seed: 20261122);
-        int compared = 0;
-        for (int i = 0; i < 3000; i++)
+        for (int i = 0; i < cases; i++)
         {
-            string script = generator.NextScript();
-            string expected = Js.Run(builtin, script);
-            string actual = Js.Run(ours, script);
-            Assert.True(expected == actual, $"case {i}\nscript:   {script}\nJint:     {expected}\nours:     {actual}");
-            compared++;
+            string script = new ValueGenerator(seed + i).NextScript();
+            if (!Agrees(script))
+            {
+                Assert.Fail($"seed {seed}, case {i} (generator seed {seed + i})\nscript:   {script}\nsmallest: {Smallest(seed + i)}\nJint:     {Js.Run(builtin, Smallest(seed + i))}\nours:     {Js.Run(ours, Smallest(seed + i))}");
+            }
         }
 
-        Assert.Equal(3000, compared);
+        bool Agrees(string script)
+        {
+            try
+            {
+                return Js.Run(builtin, script) == Js.Run(ours, script);
+            }
+            catch (Exception e) when (e is not JavaScriptException)
+            {
+                return false;
+            }
+        }
+
+        string Smallest(int caseSeed)
+        {
+            for (int depth = 0; depth <= 4; depth++)
+            {
+                for (int width = 1; width <= 6; width++)
+                {
+                    string candidate = new ValueGenerator(caseSeed, depth, width).NextScript();
+                    if (!Agrees(candidate))
+                    {
+                        return candidate;
+                    }
+                }
+            }
+
+            return new ValueGenerator(caseSeed).NextScript();
+        }
     }
+
+    private static int EnvironmentNumber(string name, int fallback) =>
+        int.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out int value) ? value : fallback;
 }

@@ -8,7 +8,7 @@ namespace JsonStringify.Tests;
 /// escape and surrogate, numbers of every magnitude, boxed primitives, toJSON, getters, proxies, replacers and spaces.
 /// It avoids what Jint's serializer does differently on purpose (integers from 2^53 to 2^63, a callable root).
 /// </summary>
-internal sealed class ValueGenerator(int seed)
+internal sealed class ValueGenerator(int seed, int maxDepth = 4, int maxWidth = 6)
 {
     private static readonly string[] s_keys = ["a", "b", "c", "0", "1", "10", "2", "-1", "01", "1.5", "key with space", "\"q\"", "\\", "ключ", "日本", "\n", ""];
     private static readonly char[] s_chars = ['a', 'z', ' ', '"', '\\', '/', '\b', '\f', '\n', '\r', '\t', '\0', '\u0001', '\u001f', '\u007f', 'é', '日', '\u2028', '\u2029', '\uD83D', '\uDE00', '\uD800', '\uDFFF', '<', '\''];
@@ -43,7 +43,7 @@ internal sealed class ValueGenerator(int seed)
 
     private string Value(int depth)
     {
-        int kind = depth >= 4 ? _random.Next(6) : _random.Next(16);
+        int kind = depth >= maxDepth ? _random.Next(6) : _random.Next(16);
         return kind switch
         {
             0 => "null",
@@ -78,7 +78,7 @@ internal sealed class ValueGenerator(int seed)
 
     private string Array(int depth)
     {
-        int length = _random.Next(6);
+        int length = _random.Next(maxWidth);
         var sb = new StringBuilder("[");
         for (int i = 0; i < length; i++)
         {
@@ -104,7 +104,7 @@ internal sealed class ValueGenerator(int seed)
 
     private string Object(int depth)
     {
-        int count = _random.Next(6);
+        int count = _random.Next(maxWidth);
         var sb = new StringBuilder("{");
         for (int i = 0; i < count; i++)
         {

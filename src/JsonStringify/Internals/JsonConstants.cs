@@ -18,6 +18,14 @@ internal static class JsonConstants
     // Room for any double laid out by Number::toString: sign, 17 digits, point, "e-324" and slack.
     public const int NumberBufferLength = 64;
 
+    // The engine's constraints are checked after this many values, or this much output, whichever comes first.
+    public const int ConstraintCheckItems = 1024;
+    public const int ConstraintCheckChars = 64 * 1024;
+
+    // The default MaxDepth: two million nested containers, far beyond V8 (about 4,000) and Jint 4.18.0 (which dies
+    // at about 100,000), yet bounded, so that a toJSON that nests forever ends in a RangeError.
+    public const int DefaultMaxDepth = 2_000_000;
+
     public const string InvalidStringLength = "Invalid string length";
     public const string StackOverflow = "Maximum call stack size exceeded";
     public const string Cycle = "Cyclic reference detected.";

@@ -31,8 +31,11 @@ internal sealed class JsonWriter
     /// <summary>How many containers are open: the indentation level of the current line.</summary>
     public int Depth => _depth;
 
-    /// <summary>True once the output has grown past the longest string the result may be.</summary>
-    public bool IsOverLimit => _sink!.Length + _pos > _maxLength;
+    /// <summary>How many chars have been written in this call.</summary>
+    public long Length => _sink!.Length + _pos;
+
+    /// <summary>True once the output has grown past the longest the result may be.</summary>
+    public bool IsOverLimit => Length > _maxLength;
 
     public void Start(OutputSink sink, string gap, long maxLength)
     {

@@ -19,10 +19,19 @@ internal sealed class Walker
     private static readonly JsString s_rawJson = new("rawJSON");
 
     private readonly JsonWriter _writer = new();
-    // object[] rather than ObjectInstance[]: stores into it need no array-covariance check.
+
+    // The spec's stack of open containers (object[] rather than ObjectInstance[]: stores need no covariance check),
+    // and beside it, one frame per container with where the walk is in it. The walk loops over these instead of
+    // recursing, so nesting is bounded by MaxDepth and memory, never by the thread's stack.
     private object?[] _stack = new object?[16];
+    private Frame[] _frames = new Frame[16];
     private HashSet<ObjectInstance>? _deepStack;
     private int _depth;
+    private int _maxDepth;
+
+    // Work since the engine's constraints (timeout, cancellation, memory, statements) were last checked.
+    private int _itemsSinceCheck;
+    private long _lengthAtCheck;
 
     // Prototypes known, in this call, to have no toJSON anywhere on their chain. Only kept while no user code can
     // have run since they were checked: anything that might run user code empties it.
@@ -44,6 +53,13 @@ internal sealed class Walker
     private Options.SerializeToJsonDelegate? _hostSerializer;
     private string _gap = string.Empty;
 
+    private enum FrameKind
+    {
+        Array,
+        ShapedObject,
+        KeyedObject,
+    }
+
     /// <summary>How deep the cycle stack grew; a walker that grew very deep is not kept by the pool.</summary>
     public int StackCapacity => _stack.Length;
 
@@ -62,7 +78,8 @@ internal sealed class Walker
         JsValue? replacer,
         List<JsValue>? propertyList,
         string gap,
-        long maxLength)
+        long maxLength,
+        int maxDepth)
     {
         _owner = owner;
         _engine = owner.Engine;
@@ -75,6 +92,9 @@ internal sealed class Walker
         _propertyList = propertyList;
         _hostSerializer = owner.HostSerializer;
         _gap = gap;
+        _maxDepth = maxDepth;
+        _itemsSinceCheck = 0;
+        _lengthAtCheck = 0;
         _writer.Start(output, gap, maxLength);
     }
 
@@ -82,6 +102,7 @@ internal sealed class Walker
     public void Reset()
     {
         Array.Clear(_stack, 0, _depth);
+        Array.Clear(_frames, 0, _depth);
         _deepStack?.Clear();
         _depth = 0;
         _engine = null!;
@@ -107,6 +128,12 @@ internal sealed class Walker
     /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
     public bool SerializeRoot(JsValue value)
     {
+        // The walk does not recurse, but a toJSON or replacer that calls JSON.stringify again does, through the engine.
+        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        {
+            Throw.StackOverflow(_engine);
+        }
+
         // The wrapper {"": value} is observable only as the replacer's this, so it exists only for a replacer.
         JsValue holder = JsValue.Undefined;
         if (_replacer is not null)
@@ -123,6 +150,7 @@ internal sealed class Walker
         }
 
         WriteValue(value);
+        Run();
         CheckLength();
         _writer.Flush();
         return true;
@@ -281,7 +309,8 @@ internal sealed class Walker
         _ => true,
     };
 
-    // SerializeJSONProperty steps 5-11, for a value that IsSerializable.
+    // SerializeJSONProperty steps 5-11, for a value that IsSerializable: a primitive is written at once, an object
+    // is opened, and Run writes its contents.
     private void WriteValue(JsValue value)
     {
         switch (value.Type)
@@ -302,23 +331,23 @@ internal sealed class Walker
                 Throw.BigIntNotSerializable(_engine);
                 break;
             default:
-                WriteObject((ObjectInstance)value);
+                Open((ObjectInstance)value);
                 break;
         }
     }
 
-    private void WriteObject(ObjectInstance o)
+    private void Open(ObjectInstance o)
     {
         // The common cases first: plain objects and arrays are never raw JSON, proxies or host objects.
         if (o is JsObject)
         {
-            SerializeObject(o);
+            OpenObject(o);
             return;
         }
 
         if (o is JsArray)
         {
-            SerializeArray(o);
+            OpenArray(o);
             return;
         }
 
@@ -330,7 +359,7 @@ internal sealed class Walker
 
         if (IsArray(o) || HostObjects.IsArrayLike(o))
         {
-            SerializeArray(o);
+            OpenArray(o);
             return;
         }
 
@@ -340,7 +369,7 @@ internal sealed class Walker
             return;
         }
 
-        SerializeObject(o);
+        OpenObject(o);
     }
 
     // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.
@@ -358,7 +387,9 @@ internal sealed class Walker
         }
     }
 
-    private void SerializeObject(ObjectInstance o)
+    // SerializeJSONObject steps 1-5: the cycle check, then the keys (a hidden class's own, the property list, or
+    // EnumerableOwnProperties).
+    private void OpenObject(ObjectInstance o)
     {
         Enter(o);
         _writer.StartObject();
@@ -375,107 +406,143 @@ internal sealed class Walker
             shape = null;
         }
 
-        bool empty = _propertyList is null && shape is not null
-            ? WriteShapedProperties(o, shape, keys!)
-            : WriteProperties(o, _propertyList ?? _reader.GetEnumerableOwnKeys(o));
-        _writer.EndObject(empty);
-        Exit();
-    }
-
-    private bool WriteProperties(ObjectInstance o, List<JsValue> keys)
-    {
-        bool empty = true;
-        for (int i = 0; i < keys.Count; i++)
+        ref Frame frame = ref _frames[_depth - 1];
+        if (_propertyList is null && shape is not null)
         {
-            JsValue key = keys[i];
-            JsValue value = _reader.Get(o, key);
-
-            // A getter or a proxy trap may have run.
-            InvalidatePurity();
-            empty = WriteProperty(o, key, value, empty);
+            frame = new Frame(FrameKind.ShapedObject, (ulong)keys!.Length) { Shape = shape, ShapeKeys = keys, QuotedKeys = QuotedKeys.For(keys) };
         }
-
-        return empty;
-    }
-
-    // A hidden-class object: the keys are its class's, and while it keeps that class each value is read from its slot,
-    // which is exactly [[Get]] there. If user code changed the object mid-walk, the rest goes through [[Get]].
-    private bool WriteShapedProperties(ObjectInstance o, object shape, JsValue[] keys)
-    {
-        string[] quotedKeys = QuotedKeys.For(keys);
-        bool empty = true;
-        for (int i = 0; i < keys.Length; i++)
+        else
         {
-            JsValue key = keys[i];
-            JsValue value;
-            if (_reader.HasShape(o, shape))
-            {
-                value = _reader.GetSlot(o, i);
-            }
-            else
-            {
-                value = _reader.Get(o, key);
-                InvalidatePurity();
-            }
-
-            value = Prepare(value, o, key, 0);
-            if (IsSerializable(value))
-            {
-                _writer.WriteQuotedPropertyName(quotedKeys[i], empty);
-                empty = false;
-                WriteValue(value);
-                CheckLength();
-            }
+            List<JsValue> list = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
+            frame = new Frame(FrameKind.KeyedObject, (ulong)list.Count) { Keys = list };
         }
-
-        return empty;
     }
 
-    private bool WriteProperty(ObjectInstance holder, JsValue key, JsValue value, bool empty)
-    {
-        value = Prepare(value, holder, key, 0);
-        if (!IsSerializable(value))
-        {
-            return empty;
-        }
-
-        _writer.WritePropertyName(key.ToString(), empty);
-        WriteValue(value);
-        CheckLength();
-        return false;
-    }
-
-    private void SerializeArray(ObjectInstance array)
+    // SerializeJSONArray steps 1-5: the cycle check, then LengthOfArrayLike.
+    private void OpenArray(ObjectInstance array)
     {
         Enter(array);
         ulong length = _reader.GetLength(array);
         _writer.StartArray();
-        for (ulong i = 0; i < length; i++)
-        {
-            _writer.WriteElementSeparator(i == 0);
-            if (!_reader.TryGetDenseElement(array, i, out JsValue value))
-            {
-                value = _reader.GetElement(array, i);
+        _frames[_depth - 1] = new Frame(FrameKind.Array, length);
+    }
 
-                // A hole reads the prototype chain, and other arrays may have getters or traps.
-                InvalidatePurity();
+    // The rest of SerializeJSONObject and SerializeJSONArray, for every open container, innermost first.
+    private void Run()
+    {
+        while (_depth > 0)
+        {
+            ref Frame frame = ref _frames[_depth - 1];
+            if (frame.Index == frame.Count)
+            {
+                Close(ref frame);
+                continue;
             }
 
-            value = Prepare(value, array, null, i);
-            if (IsSerializable(value))
+            var container = (ObjectInstance)_stack[_depth - 1]!;
+            ulong i = frame.Index++;
+            JsValue value;
+            if (frame.Kind == FrameKind.Array)
             {
-                WriteValue(value);
+                _writer.WriteElementSeparator(i == 0);
+                if (!_reader.TryGetDenseElement(container, i, out value))
+                {
+                    value = _reader.GetElement(container, i);
+
+                    // A hole reads the prototype chain, and other arrays may have getters or traps.
+                    InvalidatePurity();
+                }
+
+                value = Prepare(value, container, null, i);
+                if (!IsSerializable(value))
+                {
+                    _writer.WriteNull();
+                    continue;
+                }
+            }
+            else if (frame.Kind == FrameKind.ShapedObject)
+            {
+                // While the object keeps its hidden class each value is read from its slot, which is exactly [[Get]]
+                // there; if user code changed the object mid-walk, the rest goes through [[Get]].
+                JsValue key = frame.ShapeKeys![i];
+                if (_reader.HasShape(container, frame.Shape!))
+                {
+                    value = _reader.GetSlot(container, (int)i);
+                }
+                else
+                {
+                    value = _reader.Get(container, key);
+                    InvalidatePurity();
+                }
+
+                // User code may run here, but only through other walkers: this frame stays where it is.
+                value = Prepare(value, container, key, 0);
+                if (!IsSerializable(value))
+                {
+                    continue;
+                }
+
+                _writer.WriteQuotedPropertyName(frame.QuotedKeys![i], frame.Empty);
+                frame.Empty = false;
             }
             else
             {
-                _writer.WriteNull();
+                JsValue key = frame.Keys![(int)i];
+                value = _reader.Get(container, key);
+
+                // A getter or a proxy trap may have run.
+                InvalidatePurity();
+                value = Prepare(value, container, key, 0);
+                if (!IsSerializable(value))
+                {
+                    continue;
+                }
+
+                _writer.WritePropertyName(key.ToString(), frame.Empty);
+                frame.Empty = false;
             }
 
+            // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
+            WriteValue(value);
             CheckLength();
+            CountWork();
+        }
+    }
+
+    private void Close(ref Frame frame)
+    {
+        if (frame.Kind == FrameKind.Array)
+        {
+            _writer.EndArray(frame.Count == 0);
+        }
+        else
+        {
+            _writer.EndObject(frame.Empty);
         }
 
-        _writer.EndArray(length == 0);
+        frame = default;
         Exit();
+        CheckLength();
+    }
+
+    // The engine's constraints are checked once per 1,024 values or 64K chars of output, whichever comes first, so a
+    // timeout or a cancellation stops even a walk that runs no user code.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void CountWork()
+    {
+        if (++_itemsSinceCheck >= JsonConstants.ConstraintCheckItems
+            || _writer.Length - _lengthAtCheck >= JsonConstants.ConstraintCheckChars)
+        {
+            CheckConstraints();
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void CheckConstraints()
+    {
+        _itemsSinceCheck = 0;
+        _lengthAtCheck = _writer.Length;
+        _engine.Constraints.Check();
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -487,10 +554,11 @@ internal sealed class Walker
         }
     }
 
-    // The spec's stack: a cycle is a TypeError. Deep nesting is a RangeError before the thread's stack runs out.
+    // The spec's stack: a cycle is a TypeError. Nesting deeper than MaxDepth is a RangeError, as V8 reports running
+    // out of stack.
     private void Enter(ObjectInstance o)
     {
-        if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
+        if (_depth >= _maxDepth)
         {
             Throw.StackOverflow(_engine);
         }
@@ -503,6 +571,7 @@ internal sealed class Walker
         if (_depth == _stack.Length)
         {
             Array.Resize(ref _stack, _stack.Length * 2);
+            Array.Resize(ref _frames, _frames.Length * 2);
         }
 
         _stack[_depth++] = o;
@@ -571,5 +640,27 @@ internal sealed class Walker
         }
 
         return false;
+    }
+
+    // Where the walk is in one open container.
+    private struct Frame(FrameKind kind, ulong count)
+    {
+        public readonly FrameKind Kind = kind;
+
+        // Elements of an array, or keys of an object.
+        public readonly ulong Count = count;
+
+        public ulong Index;
+
+        // No property written yet (objects).
+        public bool Empty = true;
+
+        public object? Shape;
+
+        public JsValue[]? ShapeKeys;
+
+        public string[]? QuotedKeys;
+
+        public List<JsValue>? Keys;
     }
 }

@@ -1,0 +1,135 @@
+using System.Globalization;
+using System.Text;
+using System.Text.Json;
+using Jint;
+using Jint.Native;
+using Jint.Runtime;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// Replays the fuzz section of testdata/v8-golden.json: generated JSON.stringify(value, replacer, space) scripts,
+/// recorded with V8 (Node 26) by tests/v8/record-golden.mjs, run through Jint with this library's JSON.stringify.
+/// </summary>
+public class V8FuzzTests
+{
+    private const int MinimumCases = 2000;
+    private const int ReportedMismatches = 10;
+
+    [Fact]
+    public void FuzzScriptsMatchV8()
+    {
+        List<FuzzCase> cases = LoadCases();
+        Assert.True(cases.Count >= MinimumCases, $"only {cases.Count} fuzz cases, expected at least {MinimumCases}");
+
+        // The scripts change no globals or prototypes, so one engine serves them all.
+        Engine engine = Js.Ours();
+        var report = new StringBuilder();
+        int mismatches = 0;
+        for (int i = 0; i < cases.Count; i++)
+        {
+            FuzzCase fuzz = cases[i];
+            (bool matches, string ours) = Run(engine, fuzz);
+            if (matches)
+            {
+                continue;
+            }
+
+            if (++mismatches <= ReportedMismatches)
+            {
+                string v8 = fuzz.Throws ? "throws " + fuzz.Result : Show(fuzz.Result);
+                report.Append(CultureInfo.InvariantCulture,
+                    $"\n  case {i}:\n    script: {fuzz.Script}\n    V8:     {v8}\n    ours:   {ours}");
+            }
+        }
+
+        Assert.True(mismatches == 0, $"{mismatches} of {cases.Count} fuzz cases differ from V8; the first ones:{report}");
+    }
+
+    // Runs one script; gives whether it matches V8 and a description of our outcome.
+    private static (bool Matches, string Ours) Run(Engine engine, FuzzCase fuzz)
+    {
+        JsValue result;
+        try
+        {
+            result = engine.Evaluate(fuzz.Script);
+        }
+        catch (JavaScriptException e)
+        {
+            string error = Js.ErrorText(e);
+            return (fuzz.Throws && error.StartsWith(fuzz.Result + ":", StringComparison.Ordinal), "throws " + error);
+        }
+#pragma warning disable CA1031 // Any other exception is a mismatch to report, not a reason to stop.
+        catch (Exception e)
+#pragma warning restore CA1031
+        {
+            return (false, $"host exception {e.GetType().FullName}: {e.Message}");
+        }
+
+        if (result.IsUndefined())
+        {
+            return (!fuzz.Throws && fuzz.Result is null, "undefined");
+        }
+
+        if (!result.IsString())
+        {
+            return (false, $"a {result.Type} completion value: {result}");
+        }
+
+        string text = result.AsString();
+        return (!fuzz.Throws && string.Equals(fuzz.Result, text, StringComparison.Ordinal), Show(text));
+    }
+
+    // A string as a quoted literal in printable ASCII (so controls and lone surrogates are visible), or "undefined".
+    private static string Show(string? text)
+    {
+        if (text is null)
+        {
+            return "undefined";
+        }
+
+        var builder = new StringBuilder(text.Length + 2).Append('"');
+        foreach (char c in text)
+        {
+            if (c is '"' or '\\')
+            {
+                builder.Append('\\').Append(c);
+            }
+            else if (c is >= ' ' and <= '~')
+            {
+                builder.Append(c);
+            }
+            else
+            {
+                builder.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}");
+            }
+        }
+
+        return builder.Append('"').ToString();
+    }
+
+    // Result is V8's string, null when V8's call returned undefined, or the error's name when Throws.
+    private sealed record FuzzCase(string Script, string? Result, bool Throws);
+
+    private static List<FuzzCase> LoadCases()
+    {
+        byte[] bytes = File.ReadAllBytes(Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json"));
+        using JsonDocument document = JsonDocument.Parse(bytes);
+        var cases = new List<FuzzCase>();
+        foreach (JsonElement item in document.RootElement.GetProperty("fuzz").EnumerateArray())
+        {
+            string script = item.GetProperty("script").GetString()
+                ?? throw new InvalidDataException("a fuzz case's script is null in v8-golden.json");
+            bool throws = item.TryGetProperty("throws", out JsonElement flag) && flag.GetBoolean();
+            string? result = item.GetProperty("result").GetString();
+            if (throws && result is null)
+            {
+                throw new InvalidDataException($"the fuzz case {script} throws but has no error name");
+            }
+
+            cases.Add(new FuzzCase(script, result, throws));
+        }
+
+        return cases;
+    }
+}
