@@ -30,18 +30,8 @@ public sealed partial class JsonSerializer
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
     {
-        ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(writer);
-        Walker walker = BufferPool.Walkers.Get();
-        try
-        {
-            walker.BufferWriterSink.Start(writer);
-            return Walk(walker, walker.BufferWriterSink, value, replacer, space, _options.MaxLength);
-        }
-        finally
-        {
-            BufferPool.Walkers.Return(walker);
-        }
+        return WalkInto(writer, static (walker, destination) => walker.BufferWriterSink.Start(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
@@ -58,18 +48,8 @@ public sealed partial class JsonSerializer
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, Stream stream)
     {
-        ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(stream);
-        Walker walker = BufferPool.Walkers.Get();
-        try
-        {
-            walker.ChunkSink.Start(stream);
-            return Walk(walker, walker.ChunkSink, value, replacer, space, _options.MaxLength);
-        }
-        finally
-        {
-            BufferPool.Walkers.Return(walker);
-        }
+        return WalkInto(stream, static (walker, destination) => walker.ChunkSink.Start(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
@@ -86,18 +66,8 @@ public sealed partial class JsonSerializer
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, TextWriter writer)
     {
-        ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(writer);
-        Walker walker = BufferPool.Walkers.Get();
-        try
-        {
-            walker.TextWriterSink.Start(writer);
-            return Walk(walker, walker.TextWriterSink, value, replacer, space, _options.MaxLength);
-        }
-        finally
-        {
-            BufferPool.Walkers.Return(walker);
-        }
+        return WalkInto(writer, static (walker, destination) => walker.TextWriterSink.Start(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, writing asynchronously.</summary>
@@ -164,16 +134,34 @@ public sealed partial class JsonSerializer
     private bool WalkToChannel(
         JsValue value, JsValue replacer, JsValue space, ChannelWriter<ReadOnlyMemory<byte>> chunks, CancellationToken cancellationToken)
     {
+        try
+        {
+            return WalkInto(
+                (chunks, cancellationToken),
+                static (walker, destination) => walker.ChunkSink.Start(destination.chunks, destination.cancellationToken),
+                value,
+                replacer,
+                space);
+        }
+        finally
+        {
+            chunks.TryComplete();
+        }
+    }
+
+    // Rents a walker, points one of its sinks at the destination, walks, and gives the walker back on every path.
+    private bool WalkInto<TDestination>(
+        TDestination destination, Func<Walker, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
+    {
+        ArgumentNullException.ThrowIfNull(value);
         Walker walker = BufferPool.Walkers.Get();
         try
         {
-            walker.ChunkSink.Start(chunks, cancellationToken);
-            return Walk(walker, walker.ChunkSink, value, replacer, space, _options.MaxLength);
+            return Walk(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
         }
         finally
         {
             BufferPool.Walkers.Return(walker);
-            chunks.TryComplete();
         }
     }
 

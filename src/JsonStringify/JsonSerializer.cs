@@ -103,9 +103,8 @@ public sealed partial class JsonSerializer
         output.Clear();
         try
         {
-            walker.StringSink.Start(output);
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
-            return Walk(walker, walker.StringSink, value, replacer, space, maxLength) ? output.ToString() : null;
+            return Walk(walker, walker.StringSink.Start(output), value, replacer, space, maxLength) ? output.ToString() : null;
         }
         finally
         {

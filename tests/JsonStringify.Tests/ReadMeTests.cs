@@ -1,3 +1,5 @@
+using System.Buffers;
+using System.Text;
 using Jint;
 using Jint.Native;
 
@@ -21,6 +23,34 @@ public class ReadMeTests
         Assert.Equal("{\"id\":7,\"items\":[\"tea\",\"milk\"],\"total\":4.5}", json);
         Assert.Equal("{\n  \"id\": 7,\n  \"items\": [\n    \"tea\",\n    \"milk\"\n  ],\n  \"total\": 4.5\n}", pretty);
         Assert.Equal(json, asJs.ToString());
+    }
+
+    [Fact]
+    public async Task QuickStartStreaming()
+    {
+        using var engine = new Engine();
+        JsValue order = engine.Evaluate("({ id: 7, items: ['tea', 'milk'], total: 4.5 })");
+        var serializer = new JsonSerializer(engine);
+        string path = Path.Combine(Path.GetTempPath(), $"order-{Guid.NewGuid():N}.json");
+        try
+        {
+            // README: streaming
+            await using (var file = File.Create(path))
+            {
+                bool written = await serializer.SerializeAsync(order, file);   // false: no JSON form, nothing written
+                Assert.True(written);
+            }
+
+            var buffer = new ArrayBufferWriter<byte>();
+            serializer.Serialize(order, JsValue.Undefined, 2, buffer);      // replacer and space work everywhere
+
+            Assert.Equal(serializer.SerializeToString(order), File.ReadAllText(path));
+            Assert.Equal(serializer.SerializeToString(order, space: 2), Encoding.UTF8.GetString(buffer.WrittenSpan));
+        }
+        finally
+        {
+            File.Delete(path);
+        }
     }
 
     [Fact]

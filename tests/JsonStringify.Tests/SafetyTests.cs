@@ -76,6 +76,37 @@ public class SafetyTests(ITestOutputHelper output)
     }
 
     [Fact]
+    public void TimeoutStopsAChainOfTinyContainersWhereJintRunsOn()
+    {
+        // 5,000 arrays of 2,000 tiny elements: Jint 4.18.0 checks constraints once per 10,000 items of one container,
+        // so it never checks here; we check every 1,024 values.
+        const string Build = "var inner = new Array(2000).fill(7); var outer = []; for (var i = 0; i < 5000; i++) { outer.push(inner.slice()); }";
+        using var ours = new Engine(o => o.TimeoutInterval(TimeSpan.FromMilliseconds(2000)).UseJsonStringify());
+        using var builtin = new Engine(o => o.TimeoutInterval(TimeSpan.FromMilliseconds(2000)));
+        ours.Execute(Build);
+        builtin.Execute(Build);
+
+        var watch = Stopwatch.StartNew();
+        Assert.Throws<TimeoutException>(() => ours.Evaluate("var t0 = Date.now(); while (Date.now() - t0 < 1900) {} JSON.stringify([outer, outer, outer, outer])"));
+        long oursElapsed = watch.ElapsedMilliseconds;
+
+        watch.Restart();
+        string builtinOutcome;
+        try
+        {
+            builtin.Evaluate("var t0 = Date.now(); while (Date.now() - t0 < 1900) {} JSON.stringify([outer, outer, outer, outer])");
+            builtinOutcome = "finished";
+        }
+        catch (TimeoutException)
+        {
+            builtinOutcome = "timed out";
+        }
+
+        output.WriteLine($"ours: TimeoutException after {oursElapsed} ms; Jint 4.18.0: {builtinOutcome} after {watch.ElapsedMilliseconds} ms (timeout 2,000 ms)");
+        Assert.True(oursElapsed < 3000, $"took {oursElapsed} ms");
+    }
+
+    [Fact]
     public void TimeoutStopsAHugeArrayOfStrings()
     {
         using var engine = new Engine(o => o.TimeoutInterval(TimeSpan.FromMilliseconds(200)).UseJsonStringify());

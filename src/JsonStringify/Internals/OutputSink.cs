@@ -36,7 +36,11 @@ internal sealed class StringBuilderSink : OutputSink
 {
     private StringBuilder? _builder;
 
-    public void Start(StringBuilder builder) => _builder = builder;
+    public StringBuilderSink Start(StringBuilder builder)
+    {
+        _builder = builder;
+        return this;
+    }
 
     public override void Release()
     {
@@ -52,7 +56,11 @@ internal sealed class TextWriterSink : OutputSink
 {
     private TextWriter? _writer;
 
-    public void Start(TextWriter writer) => _writer = writer;
+    public TextWriterSink Start(TextWriter writer)
+    {
+        _writer = writer;
+        return this;
+    }
 
     public override void Release()
     {
@@ -107,7 +115,11 @@ internal sealed class BufferWriterSink : Utf8Sink
 {
     private IBufferWriter<byte>? _writer;
 
-    public void Start(IBufferWriter<byte> writer) => _writer = writer;
+    public BufferWriterSink Start(IBufferWriter<byte> writer)
+    {
+        _writer = writer;
+        return this;
+    }
 
     public override void Release()
     {
@@ -135,16 +147,18 @@ internal sealed class ChunkSink : Utf8Sink
     private ChannelWriter<ReadOnlyMemory<byte>>? _channel;
     private CancellationToken _cancellationToken;
 
-    public void Start(Stream stream)
+    public ChunkSink Start(Stream stream)
     {
         _stream = stream;
         _chunk = ArrayPool<byte>.Shared.Rent(ChunkLength);
+        return this;
     }
 
-    public void Start(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken)
+    public ChunkSink Start(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken)
     {
         _channel = channel;
         _cancellationToken = cancellationToken;
+        return this;
     }
 
     public override void Complete()
