@@ -13,6 +13,7 @@ public class FastPathTests
         // The accessors are written against Jint 4.18.0, the version this suite builds with.
         Assert.True(JintInternals.ShapeSelfTestPassed);
         Assert.True(JintInternals.OptionsAccessorWorks);
+        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.CallAccessorWorks);
     }
 
     [Fact]

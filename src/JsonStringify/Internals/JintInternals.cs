@@ -14,9 +14,12 @@ namespace JsonStringify.Internals;
 internal static class JintInternals
 {
     private const string ShapeType = "Jint.Native.Object.Shape, Jint";
+    private const string CallableType = "Jint.Native.ICallable, Jint";
+    private const string ExpressionType = "Jint.Runtime.Interpreter.Expressions.JintExpression, Jint";
 
     private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
+    private static readonly Lazy<bool> s_callAccessorWorks = new(ProbeCallAccessor);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
     public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
@@ -29,6 +32,16 @@ internal static class JintInternals
 
     /// <summary>Set by the test suite to run every test on the public reader as well.</summary>
     public static bool ForcePublicReader { get; set; }
+
+    /// <summary>Whether the accessor to the engine's internal call passed its self-test (and the suite allows it).</summary>
+    public static bool CallAccessorWorks => !ForcePublicReader && s_callAccessorWorks.Value;
+
+    /// <summary>
+    /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: on the engine's call stack,
+    /// without the per-call closure and constraint reset of the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>.
+    /// </summary>
+    public static JsValue Call(Engine engine, JsValue callable, JsValue thisObject, JsValue[] arguments) =>
+        EngineCall(engine, callable, thisObject, arguments, null);
 
     /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
     public static Options? TryGetOptions(Engine engine) => OptionsAccessorWorks ? GetOptions(engine) : null;
@@ -51,6 +64,15 @@ internal static class JintInternals
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
     private static extern Options GetOptions(Engine engine);
+
+    // Jint 4.18.0: internal JsValue Engine.Call(ICallable callable, JsValue thisObject, JsValue[] arguments, JintExpression? expression)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "Call")]
+    private static extern JsValue EngineCall(
+        Engine engine,
+        [UnsafeAccessorType(CallableType)] object callable,
+        JsValue thisObject,
+        JsValue[] arguments,
+        [UnsafeAccessorType(ExpressionType)] object? expression);
 
     // Jint 4.18.0: internal Shape JsObject.ShapeOf { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_ShapeOf")]
@@ -84,6 +106,40 @@ internal static class JintInternals
             var options = new Options();
             using var engine = new Engine(options);
             return ReferenceEquals(GetOptions(engine), options);
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // A script function, an arrow function and a native one, called through the accessor, must return what the public
+    // Engine.Call returns, see the same this and arguments, and let a thrown value through.
+    private static bool ProbeCallAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            JsValue function = engine.Evaluate("(function (a, b) { return [this === undefined ? 'u' : this.t, a, b, arguments.length].join(); })");
+            JsValue arrow = engine.Evaluate("(a) => a + 1");
+            JsValue native = engine.Evaluate("Math.max");
+            JsValue thrower = engine.Evaluate("(function () { throw 'probe'; })");
+            JsValue self = engine.Evaluate("({t: 'T'})");
+            JsValue[] args = [JsNumber.Create(1), new JsString("x")];
+            bool agrees =
+                EngineCall(engine, function, self, args, null).ToString() == engine.Call(function, self, args).ToString()
+                && EngineCall(engine, function, self, args, null).ToString() == "T,1,x,2"
+                && EngineCall(engine, arrow, JsValue.Undefined, [JsNumber.Create(41)], null).AsNumber() == 42
+                && EngineCall(engine, native, JsValue.Undefined, [JsNumber.Create(3), JsNumber.Create(9)], null).AsNumber() == 9;
+            try
+            {
+                EngineCall(engine, thrower, JsValue.Undefined, [], null);
+                return false;
+            }
+            catch (JavaScriptException e) when (e.Error.ToString() == "probe")
+            {
+                return agrees;
+            }
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {

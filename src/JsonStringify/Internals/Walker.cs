@@ -48,6 +48,7 @@ internal sealed class Walker
     private ValueReader _reader = PublicReader.Instance;
     private EngineTypes _types = null!;
     private bool _pure;
+    private bool _internalCalls;
     private JsValue? _replacer;
     private List<JsValue>? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
@@ -87,6 +88,7 @@ internal sealed class Walker
 
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
         _pure = replacer is null && _reader != PublicReader.Instance;
+        _internalCalls = _reader != PublicReader.Instance && JintInternals.CallAccessorWorks;
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
@@ -187,20 +189,25 @@ internal sealed class Walker
             if (toJson.IsCallable())
             {
                 key ??= IndexKey.Create(index);
-                value = _engine.Call(toJson, value, [key]);
+                value = Call(toJson, value, [key]);
             }
         }
 
         if (_replacer is not null)
         {
             key ??= IndexKey.Create(index);
-            value = _engine.Call(_replacer, holder, [key, value]);
+            value = Call(_replacer, holder, [key, value]);
         }
 
         value = value is ObjectInstance o ? Unbox(o) : value;
         InvalidatePurity();
         return value;
     }
+
+    // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
+    // allocates a closure per call and, from host code, restarts the engine's constraints each time.
+    private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) =>
+        _internalCalls ? JintInternals.Call(_engine, callable, thisObject, arguments) : _engine.Call(callable, thisObject, arguments);
 
     // True when looking up toJSON on o cannot find anything and cannot run user code: o is a hidden-class object or
     // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either.
