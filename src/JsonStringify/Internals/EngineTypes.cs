@@ -6,9 +6,10 @@ using Jint.Runtime.Interop;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The runtime classes behind objects that the spec tells apart by an internal slot Jint's public API does not show:
-/// [[IsRawJSON]] and [[ProxyHandler]]. Jint keeps these classes internal, so each one is learned once per process from
-/// a sample that a private engine makes through public API. Nothing here runs user code.
+/// The runtime classes behind objects that the spec tells apart by an internal slot Jint's public API does not show
+/// ([[IsRawJSON]], [[ProxyHandler]]), and those of the intrinsic prototypes whose own-property lookups run no user
+/// code. Jint keeps these classes internal, so each one is learned once per process from a sample that a private
+/// engine makes through public API. Nothing here runs user code.
 /// </summary>
 internal sealed class EngineTypes
 {
