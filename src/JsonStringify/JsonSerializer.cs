@@ -54,7 +54,7 @@ public sealed partial class JsonSerializer
     /// <summary>
     /// Whether this serializer reads plain objects and dense arrays through Jint's internals, the fast path. It is
     /// when <see cref="JsonSerializerOptions.EnableFastPath"/> is set and the internals passed their self-test on
-    /// this Jint version; otherwise everything is read through Jint's public API, with identical output.
+    /// this Jint version; otherwise everything goes through Jint's public API, with identical output.
     /// </summary>
     public bool IsFastPathActive => Reader is ShapeReader;
 

@@ -19,10 +19,11 @@ public sealed class JsonSerializerOptions
     public ObjectPool<StringBuilder> StringBuilderPool { get; init; } = BufferPool.Builders;
 
     /// <summary>
-    /// Whether plain objects and dense arrays may be read through Jint's internals, which is much faster. The
-    /// internals are self-tested once per process and the public API is used when they do not match this Jint version,
-    /// so the output is the same either way; see <see cref="JsonSerializer.IsFastPathActive"/>. Defaults to
-    /// <see langword="true"/>. Set it to <see langword="false"/> to use only Jint's public API.
+    /// Whether Jint's internals may be used, which is much faster: plain objects and dense arrays are then read, and
+    /// toJSON and replacer functions called, as Jint's own serializer does. The internals are self-tested once per
+    /// process and the public API is used when they do not match this Jint version, so the output is the same either
+    /// way; see <see cref="JsonSerializer.IsFastPathActive"/>. Defaults to <see langword="true"/>. Set it to
+    /// <see langword="false"/> to use only Jint's public API.
     /// </summary>
     public bool EnableFastPath { get; init; } = true;
 
