@@ -181,8 +181,8 @@ internal sealed class Walker
 
     private JsValue PrepareSlow(JsValue value, JsValue holder, JsValue? key, ulong index)
     {
-        // The toJSON lookup, the calls and the unboxing below may all run user code.
-        InvalidatePurity();
+        // The toJSON lookup, the calls and the unboxing below may all run user code: the memo of clean prototypes is
+        // dropped once they are done, before anything can consult it again.
         if (value.Type is Types.Object or Types.BigInt)
         {
             JsValue toJson = GetToJson(value);
@@ -225,7 +225,7 @@ internal sealed class Walker
             return false;
         }
 
-        // SerializeObject is next for this object, with no user code in between, so it can reuse the lookup.
+        // OpenObject is next for this object, with no user code in between, so it can reuse the lookup.
         _shapedObject = o;
         _shapedObjectShape = shape;
         _shapedObjectKeys = keys;
@@ -364,7 +364,7 @@ internal sealed class Walker
             return;
         }
 
-        if (IsArray(o) || HostObjects.IsArrayLike(o))
+        if (_owner.IsArray(o) || HostObjects.IsArrayLike(o))
         {
             OpenArray(o);
             return;
@@ -378,9 +378,6 @@ internal sealed class Walker
 
         OpenObject(o);
     }
-
-    // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.
-    private bool IsArray(ObjectInstance o) => o is JsArray || (o.GetType() == _types.Proxy && _owner.IsArray(o));
 
     // Jint's Options.Interop.SerializeToJson: the host writes wrapped CLR objects itself, given the gap and the
     // indentation of the current line (null at the root and in compact output, as Jint passes it).
