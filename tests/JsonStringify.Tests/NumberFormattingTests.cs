@@ -104,6 +104,39 @@ public class NumberFormattingTests
         Assert.Equal(expected, ExpectedText(value));
     }
 
+    // Integers take their own path (digit counting and pairs, 32- and 64-bit): every power of ten and its neighbours
+    // up to 2^53, both signs, plus seeded integers of every length, against the BCL's integer text.
+    [Fact]
+    public void IntegersMatchTheirPlainDigits()
+    {
+        var values = new List<long>();
+        for (long power = 1; power < 1L << 53; power *= 10)
+        {
+            values.AddRange([power - 1, power, power + 1]);
+        }
+
+        values.AddRange([uint.MaxValue - 1L, uint.MaxValue, uint.MaxValue + 1L, (1L << 53) - 1]);
+        var random = new Random(20261123);
+        for (int i = 0; i < 200_000; i++)
+        {
+            values.Add(random.NextInt64(1L << random.Next(1, 54)));
+        }
+
+        Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
+        int checkedCount = 0;
+        foreach (long value in values)
+        {
+            foreach (long signed in (long[])[value, -value])
+            {
+                int length = NumberFormatter.Format(signed, buffer);
+                Assert.Equal(signed.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+                checkedCount++;
+            }
+        }
+
+        Assert.True(checkedCount > 400_000);
+    }
+
     [Fact]
     public void SeededDoublesMatchTheSpecOracle()
     {

@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
+using Jint.Native.Object;
 using Jint.Runtime;
 
 namespace JsonStringify.Internals;
@@ -16,6 +17,7 @@ internal static class JintInternals
     private const string ShapeType = "Jint.Native.Object.Shape, Jint";
     private const string CallableType = "Jint.Native.ICallable, Jint";
     private const string ExpressionType = "Jint.Runtime.Interpreter.Expressions.JintExpression, Jint";
+    private const string PropertyTableType = "Jint.Collections.HybridDictionary`1[[Jint.Runtime.Descriptors.PropertyDescriptor, Jint]], Jint";
 
     private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
@@ -58,6 +60,12 @@ internal static class JintInternals
     /// <summary>The value in <paramref name="slot"/>, materialised if it is lazy.</summary>
     public static JsValue GetSlotForRead(JsObject o, int slot) => SlotForRead(o, slot);
 
+    /// <summary>
+    /// Whether an array has no own property but its elements and length: Jint keeps every other string-keyed own
+    /// property of an array in its property table, which it creates on the first one.
+    /// </summary>
+    public static bool HasOnlyElements(ArrayInstance array) => PropertyTable(array) is null;
+
     /// <summary>The dense element storage of an array (longer than its length), or null when it is sparse.</summary>
     public static JsValue?[]? DenseElements(ArrayInstance array) => Dense(array);
 
@@ -94,6 +102,11 @@ internal static class JintInternals
     // Jint 4.18.0: internal JsValue JsObject.GetSlotForRead(int slot)
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "GetSlotForRead")]
     private static extern JsValue SlotForRead(JsObject o, int slot);
+
+    // Jint 4.18.0: internal HybridDictionary<PropertyDescriptor>? ObjectInstance.Properties { get; }
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Properties")]
+    [return: UnsafeAccessorType(PropertyTableType)]
+    private static extern object? PropertyTable(ObjectInstance o);
 
     // Jint 4.18.0: internal JsValue?[]? ArrayInstance._dense
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_dense")]
@@ -200,9 +213,20 @@ internal static class JintInternals
 
             var array = (JsArray)engine.Evaluate("[1, 'x', null, {}]");
             JsValue?[]? dense = Dense(array);
-            if (dense is null || dense.Length < array.Length)
+            if (dense is null || dense.Length < array.Length || PropertyTable(array) is not null)
             {
                 return false;
+            }
+
+            // An own toJSON, as data or accessor, must show in the table; so must any other named property.
+            engine.Execute("var probeData = [1]; probeData.toJSON = 1; var probeAccessor = [2];"
+                + "Object.defineProperty(probeAccessor, 'toJSON', {get() { return 1; }}); var probeNamed = []; probeNamed.x = 1;");
+            foreach (string name in (string[])["probeData", "probeAccessor", "probeNamed"])
+            {
+                if (PropertyTable((ObjectInstance)engine.GetValue(name)) is null)
+                {
+                    return false;
+                }
             }
 
             for (uint i = 0; i < array.Length; i++)
@@ -224,5 +248,5 @@ internal static class JintInternals
     // What a missing or changed member throws at its first call.
     private static bool IsAccessorFailure(Exception e) =>
         e is MissingMemberException or TypeLoadException or InvalidCastException or InvalidProgramException
-            or BadImageFormatException or NullReferenceException;
+            or BadImageFormatException or NullReferenceException or NotSupportedException;
 }

@@ -12,6 +12,9 @@ internal static class JsonConstants
     // Above this nesting depth the cycle check switches from a linear scan of the stack to a hash set.
     public const int LinearCycleCheckDepth = 32;
 
+    // Entries (a power of two) in a walker's cache of hidden-class layouts.
+    public const int ShapeCacheSize = 32;
+
     // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".
     public const int MaxEscapedCharLength = 6;
 

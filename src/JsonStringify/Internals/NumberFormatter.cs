@@ -1,4 +1,5 @@
 using System.Globalization;
+using System.Numerics;
 
 namespace JsonStringify.Internals;
 
@@ -37,50 +38,85 @@ internal static class NumberFormatter
         return FormatShortest(value, buffer);
     }
 
-    // Two digits per step, from a table, right to left.
+    // Two digits per step, from a table, right to left; 32-bit division while the value fits.
     private static int FormatInteger(long value, Span<char> buffer)
     {
-        int w = 0;
         if (value < 0)
         {
-            buffer[w++] = '-';
-            value = -value;
+            buffer[0] = '-';
+            return 1 + FormatUnsigned((ulong)-value, buffer[1..]);
         }
 
-        ulong u = (ulong)value;
-        int length = w + CountDigits(u);
+        return FormatUnsigned((ulong)value, buffer);
+    }
+
+    private static int FormatUnsigned(ulong value, Span<char> buffer)
+    {
+        if (value < 10)
+        {
+            buffer[0] = (char)('0' + value);
+            return 1;
+        }
+
+        int length = CountDigits(value);
+        ReadOnlySpan<char> pairs = DigitPairs;
         int i = length;
-        while (u >= 100)
+        if (value <= uint.MaxValue)
         {
-            (u, ulong pair) = Math.DivRem(u, 100);
-            buffer[--i] = DigitPairs[(int)pair * 2 + 1];
-            buffer[--i] = DigitPairs[(int)pair * 2];
-        }
+            uint small = (uint)value;
+            while (small >= 100)
+            {
+                uint quotient = small / 100;
+                int pair = (int)(small - (quotient * 100)) * 2;
+                small = quotient;
+                i -= 2;
+                buffer[i + 1] = pairs[pair + 1];
+                buffer[i] = pairs[pair];
+            }
 
-        if (u >= 10)
-        {
-            buffer[--i] = DigitPairs[(int)u * 2 + 1];
-            buffer[--i] = DigitPairs[(int)u * 2];
+            value = small;
         }
         else
         {
-            buffer[--i] = (char)('0' + u);
+            while (value >= 100)
+            {
+                ulong quotient = value / 100;
+                int pair = (int)(value - (quotient * 100)) * 2;
+                value = quotient;
+                i -= 2;
+                buffer[i + 1] = pairs[pair + 1];
+                buffer[i] = pairs[pair];
+            }
+        }
+
+        // One or two leading digits are left, and i is their count.
+        if (value >= 10)
+        {
+            buffer[1] = pairs[((int)value * 2) + 1];
+            buffer[0] = pairs[(int)value * 2];
+        }
+        else
+        {
+            buffer[0] = (char)('0' + value);
         }
 
         return length;
     }
 
+    // floor(log10(value)) + 1: bits × log10(2) (1233 / 4096) estimates it, one comparison corrects it.
     private static int CountDigits(ulong value)
     {
-        int digits = 1;
-        while (value >= 10)
-        {
-            value /= 10;
-            digits++;
-        }
-
-        return digits;
+        int bits = 64 - BitOperations.LeadingZeroCount(value | 1);
+        int estimate = (bits * 1233) >> 12;
+        return estimate + (value >= PowersOfTen[estimate] ? 1 : 0);
     }
+
+    private static ReadOnlySpan<ulong> PowersOfTen =>
+    [
+        1, 10, 100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000, 10_000_000_000,
+        100_000_000_000, 1_000_000_000_000, 10_000_000_000_000, 100_000_000_000_000, 1_000_000_000_000_000,
+        10_000_000_000_000_000, 100_000_000_000_000_000, 1_000_000_000_000_000_000, 10_000_000_000_000_000_000,
+    ];
 
     private static ReadOnlySpan<char> DigitPairs =>
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";

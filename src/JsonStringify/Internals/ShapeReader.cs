@@ -18,24 +18,20 @@ internal sealed class ShapeReader : ValueReader
     // Stands for the layout of a plain object that has never had a property: it has no hidden class yet.
     private static readonly object s_virgin = new();
 
-    public override bool TryGetShape(ObjectInstance o, out object? shape, out JsValue[]? keys)
+    public override object? GetShape(ObjectInstance o)
     {
-        keys = null;
-        shape = null;
         if (o is not JsObject plain)
         {
-            return false;
+            return null;
         }
 
-        shape = JintInternals.ShapeOf(plain);
-        if (shape is null)
-        {
-            if (!JintInternals.IsVirginPlainObject(plain))
-            {
-                return false;
-            }
+        return JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null);
+    }
 
-            shape = s_virgin;
+    public override bool TryGetShapeKeys(object shape, out JsValue[]? keys)
+    {
+        if (ReferenceEquals(shape, s_virgin))
+        {
             keys = [];
             return true;
         }
@@ -48,6 +44,8 @@ internal sealed class ShapeReader : ValueReader
         && (ReferenceEquals(shape, s_virgin) ? JintInternals.IsVirginPlainObject(plain) : ReferenceEquals(JintInternals.ShapeOf(plain), shape));
 
     public override JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead((JsObject)o, slot);
+
+    public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
 
     public override bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
     {

@@ -14,6 +14,7 @@ namespace JsonStringify.Internals;
 internal abstract class ValueReader
 {
     private static readonly JsString s_length = new("length");
+    private static readonly JsString s_toJson = new("toJSON");
 
     /// <summary>EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.</summary>
     public List<JsValue> GetEnumerableOwnKeys(ObjectInstance o)
@@ -61,12 +62,17 @@ internal abstract class ValueReader
     }
 
     /// <summary>
-    /// For an ordinary object whose own string keys are all enumerable data properties held in a hidden class:
-    /// that class and its keys, in [[OwnPropertyKeys]] order. Reading such an object runs no user code.
+    /// The hidden class of an ordinary object whose own properties live in one (or a stand-in for a plain object that
+    /// never had a property), or null. It names the layout only; <see cref="TryGetShapeKeys"/> says whether it is usable.
     /// </summary>
-    public virtual bool TryGetShape(ObjectInstance o, out object? shape, out JsValue[]? keys)
+    public virtual object? GetShape(ObjectInstance o) => null;
+
+    /// <summary>
+    /// The keys of <paramref name="shape"/>, in [[OwnPropertyKeys]] order, when all of them are enumerable data
+    /// properties that are not integer-like: reading an object of that class then runs no user code.
+    /// </summary>
+    public virtual bool TryGetShapeKeys(object shape, out JsValue[]? keys)
     {
-        shape = null;
         keys = null;
         return false;
     }
@@ -76,6 +82,9 @@ internal abstract class ValueReader
 
     /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
     public virtual JsValue GetSlot(ObjectInstance o, int slot) => throw new NotSupportedException();
+
+    /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
+    public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined;
 
     /// <summary>An element of a dense array that is present (not a hole): reading it runs no user code.</summary>
     public virtual bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)

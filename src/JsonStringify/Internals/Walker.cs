@@ -20,10 +20,8 @@ internal sealed class Walker
 
     private readonly JsonWriter _writer = new();
 
-    // The spec's stack of open containers (object[] rather than ObjectInstance[]: stores need no covariance check),
-    // and beside it, one frame per container with where the walk is in it. The walk loops over these instead of
-    // recursing, so nesting is bounded by MaxDepth and memory, never by the thread's stack.
-    private object?[] _stack = new object?[16];
+    // The spec's stack of open containers: one frame per container, with where the walk is in it. The walk loops
+    // over these instead of recursing, so nesting is bounded by MaxDepth and memory, never by the thread's stack.
     private Frame[] _frames = new Frame[16];
     private HashSet<ObjectInstance>? _deepStack;
     private int _depth;
@@ -37,11 +35,9 @@ internal sealed class Walker
     // have run since they were checked: anything that might run user code empties it.
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
     private int _cleanPrototypeCount;
-    private object? _lastShape;
-    private bool _lastShapeHasToJson;
-    private ObjectInstance? _shapedObject;
-    private object? _shapedObjectShape;
-    private JsValue[]? _shapedObjectKeys;
+    // Hidden classes seen in this call, direct-mapped by identity hash: each one's layout, or null when it is not
+    // usable (an integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times.
+    private readonly ShapeCacheEntry[] _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
@@ -62,7 +58,7 @@ internal sealed class Walker
     }
 
     /// <summary>How deep the cycle stack grew; a walker that grew very deep is not kept by the pool.</summary>
-    public int StackCapacity => _stack.Length;
+    public int StackCapacity => _frames.Length;
 
     /// <summary>The sinks this walker can write to; each is reused by the calls that rent the walker.</summary>
     public StringBuilderSink StringSink { get; } = new();
@@ -103,7 +99,6 @@ internal sealed class Walker
     /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
     public void Reset()
     {
-        Array.Clear(_stack, 0, _depth);
         Array.Clear(_frames, 0, _depth);
         _deepStack?.Clear();
         _depth = 0;
@@ -112,10 +107,7 @@ internal sealed class Walker
         _types = null!;
         _reader = PublicReader.Instance;
         InvalidatePurity();
-        _lastShape = null;
-        _shapedObject = null;
-        _shapedObjectShape = null;
-        _shapedObjectKeys = null;
+        Array.Clear(_shapeCache);
         _replacer = null;
         _propertyList = null;
         _hostSerializer = null;
@@ -213,34 +205,35 @@ internal sealed class Walker
     // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either.
     private bool IsFreeOfToJson(ObjectInstance o)
     {
-        if (o is JsArray)
+        if (o is JsArray array)
         {
-            return o.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined && IsPrototypeChainFreeOfToJson(o.Prototype);
+            return _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(o.Prototype);
         }
 
-        if (!_reader.TryGetShape(o, out object? shape, out JsValue[]? keys)
-            || ShapeHasToJson(shape!, keys!)
-            || !IsPrototypeChainFreeOfToJson(o.Prototype))
-        {
-            return false;
-        }
-
-        // OpenObject is next for this object, with no user code in between, so it can reuse the lookup.
-        _shapedObject = o;
-        _shapedObjectShape = shape;
-        _shapedObjectKeys = keys;
-        return true;
+        ShapeLayout? layout = GetLayout(o, out _);
+        return layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype);
     }
 
-    private bool ShapeHasToJson(object shape, JsValue[] keys)
+    // The layout of o's hidden class, or null when o has none that the walk can read slot by slot.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ShapeLayout? GetLayout(ObjectInstance o, out object? shape)
     {
-        if (!ReferenceEquals(shape, _lastShape))
+        shape = _reader.GetShape(o);
+        if (shape is null)
         {
-            _lastShape = shape;
-            _lastShapeHasToJson = Array.IndexOf(keys, s_toJson) >= 0;
+            return null;
         }
 
-        return _lastShapeHasToJson;
+        ref ShapeCacheEntry entry = ref _shapeCache[RuntimeHelpers.GetHashCode(shape) & (JsonConstants.ShapeCacheSize - 1)];
+        return ReferenceEquals(entry.Shape, shape) ? entry.Layout : AddLayout(shape, ref entry);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ShapeLayout? AddLayout(object shape, ref ShapeCacheEntry entry)
+    {
+        ShapeLayout? layout = _reader.TryGetShapeKeys(shape, out JsValue[]? keys) ? ShapeLayout.For(keys!) : null;
+        entry = new ShapeCacheEntry(shape, layout);
+        return layout;
     }
 
     private bool IsPrototypeChainFreeOfToJson(ObjectInstance? prototype)
@@ -397,28 +390,20 @@ internal sealed class Walker
     {
         Enter(o);
         _writer.StartObject();
-        object? shape;
-        JsValue[]? keys;
-        if (ReferenceEquals(o, _shapedObject))
-        {
-            shape = _shapedObjectShape;
-            keys = _shapedObjectKeys;
-            _shapedObject = null;
-        }
-        else if (!_reader.TryGetShape(o, out shape, out keys))
-        {
-            shape = null;
-        }
-
+        object? shape = null;
+        ShapeLayout? layout = _propertyList is null ? GetLayout(o, out shape) : null;
         ref Frame frame = ref _frames[_depth - 1];
-        if (_propertyList is null && shape is not null)
+        if (_propertyList is null && layout is not null)
         {
-            frame = new Frame(FrameKind.ShapedObject, (ulong)keys!.Length) { Shape = shape, ShapeKeys = keys, QuotedKeys = QuotedKeys.For(keys) };
+            frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
+            frame.Shape = shape;
+            frame.Layout = layout;
         }
         else
         {
             List<JsValue> list = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
-            frame = new Frame(FrameKind.KeyedObject, (ulong)list.Count) { Keys = list };
+            frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
+            frame.Keys = list;
         }
     }
 
@@ -428,7 +413,7 @@ internal sealed class Walker
         Enter(array);
         ulong length = _reader.GetLength(array);
         _writer.StartArray();
-        _frames[_depth - 1] = new Frame(FrameKind.Array, length);
+        _frames[_depth - 1].Start(FrameKind.Array, length);
     }
 
     // The rest of SerializeJSONObject and SerializeJSONArray, for every open container, innermost first.
@@ -443,7 +428,7 @@ internal sealed class Walker
                 continue;
             }
 
-            var container = (ObjectInstance)_stack[_depth - 1]!;
+            ObjectInstance container = frame.Container!;
             ulong i = frame.Index++;
             JsValue value;
             if (frame.Kind == FrameKind.Array)
@@ -468,7 +453,7 @@ internal sealed class Walker
             {
                 // While the object keeps its hidden class each value is read from its slot, which is exactly [[Get]]
                 // there; if user code changed the object mid-walk, the rest goes through [[Get]].
-                JsValue key = frame.ShapeKeys![i];
+                JsValue key = frame.Layout!.Keys[i];
                 if (_reader.HasShape(container, frame.Shape!))
                 {
                     value = _reader.GetSlot(container, (int)i);
@@ -486,7 +471,7 @@ internal sealed class Walker
                     continue;
                 }
 
-                _writer.WriteQuotedPropertyName(frame.QuotedKeys![i], frame.Empty);
+                _writer.WriteQuotedPropertyName(frame.Layout!.QuotedKeys[i], frame.Empty);
                 frame.Empty = false;
             }
             else
@@ -524,8 +509,8 @@ internal sealed class Walker
             _writer.EndObject(frame.Empty);
         }
 
-        frame = default;
         Exit();
+        frame = default;
         CheckLength();
     }
 
@@ -572,13 +557,12 @@ internal sealed class Walker
             Throw.CycleDetected(_engine);
         }
 
-        if (_depth == _stack.Length)
+        if (_depth == _frames.Length)
         {
-            Array.Resize(ref _stack, _stack.Length * 2);
             Array.Resize(ref _frames, _frames.Length * 2);
         }
 
-        _stack[_depth++] = o;
+        _frames[_depth++].Container = o;
         if (_depth > JsonConstants.LinearCycleCheckDepth)
         {
             if (_depth == JsonConstants.LinearCycleCheckDepth + 1)
@@ -586,7 +570,7 @@ internal sealed class Walker
                 _deepStack ??= new HashSet<ObjectInstance>(ObjectIdentity.Instance);
                 for (int i = 0; i < _depth; i++)
                 {
-                    _deepStack.Add((ObjectInstance)_stack[i]!);
+                    _deepStack.Add(_frames[i].Container!);
                 }
             }
             else
@@ -598,8 +582,7 @@ internal sealed class Walker
 
     private void Exit()
     {
-        var o = (ObjectInstance)_stack[--_depth]!;
-        _stack[_depth] = null;
+        ObjectInstance o = _frames[--_depth].Container!;
         if (_depth == JsonConstants.LinearCycleCheckDepth)
         {
             _deepStack!.Clear();
@@ -624,7 +607,7 @@ internal sealed class Walker
 
         for (int i = 0; i < _depth; i++)
         {
-            if (ReferenceEquals(_stack[i], o))
+            if (ReferenceEquals(_frames[i].Container, o))
             {
                 return true;
             }
@@ -637,7 +620,7 @@ internal sealed class Walker
     {
         for (int i = 0; i < _depth; i++)
         {
-            if (ObjectIdentity.Same((ObjectInstance)_stack[i]!, o))
+            if (ObjectIdentity.Same(_frames[i].Container!, o))
             {
                 return true;
             }
@@ -646,25 +629,40 @@ internal sealed class Walker
         return false;
     }
 
-    // Where the walk is in one open container.
-    private struct Frame(FrameKind kind, ulong count)
+    // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container.
+    private struct Frame
     {
-        public readonly FrameKind Kind = kind;
+        public ObjectInstance? Container;
+
+        public FrameKind Kind;
 
         // Elements of an array, or keys of an object.
-        public readonly ulong Count = count;
+        public ulong Count;
 
         public ulong Index;
 
         // No property written yet (objects).
-        public bool Empty = true;
+        public bool Empty;
 
         public object? Shape;
 
-        public JsValue[]? ShapeKeys;
-
-        public string[]? QuotedKeys;
+        public ShapeLayout? Layout;
 
         public List<JsValue>? Keys;
+
+        public void Start(FrameKind kind, ulong count)
+        {
+            Kind = kind;
+            Count = count;
+            Index = 0;
+            Empty = true;
+        }
+    }
+
+    private readonly struct ShapeCacheEntry(object shape, ShapeLayout? layout)
+    {
+        public readonly object Shape = shape;
+
+        public readonly ShapeLayout? Layout = layout;
     }
 }
