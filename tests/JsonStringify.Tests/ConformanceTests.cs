@@ -128,6 +128,13 @@ public class ConformanceTests
         { "JSON.stringify({a: 1}, (k, v) => k === 'a' ? 5n : v)", "TypeError: Do not know how to serialize a BigInt" },
         { "JSON.stringify({a: 1}, (k, v) => k === 'a' ? Object(3) : v)", "{\"a\":3}" },
 
+        // what a replacer or toJSON keeps of its arguments stays its own after later calls
+        { "var kept = []; JSON.stringify({a: 1, b: [2]}, function (k, v) { kept.push(arguments); return v; }); JSON.stringify(kept.map(a => [a[0], a.length]))", "[[\"\",2],[\"a\",2],[\"b\",2],[\"0\",2]]" },
+        { "var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(() => [k, v, arguments[0]]); return v; }); JSON.stringify(kept.map(f => f()))", "[[\"\",{\"a\":1,\"b\":2},\"\"],[\"a\",1,\"a\"],[\"b\",2,\"b\"]]" },
+        { "var kept = []; JSON.stringify({a: 1, b: 2}, function (...rest) { kept.push(rest); return rest[1]; }); JSON.stringify(kept.map(r => r[0]))", "[\"\",\"a\",\"b\"]" },
+        { "var kept = []; function T() {} T.prototype.toJSON = function (key) { kept.push(arguments); return key; }; JSON.stringify([new T(), new T()]); JSON.stringify(kept.map(a => a[0]))", "[\"0\",\"1\"]" },
+        { "var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(arguments); arguments[0] = 'X'; return v; }); JSON.stringify(kept.map(a => a[0]))", "[\"X\",\"X\",\"X\"]" },
+
         // replacer list
         { "JSON.stringify({a: 1, b: 2, c: 3}, ['c', 'a'])", "{\"c\":3,\"a\":1}" },
         { "JSON.stringify({a: 1, b: 2}, ['a', 'a', 'b', 'a'])", "{\"a\":1,\"b\":2}" },

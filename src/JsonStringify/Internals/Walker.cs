@@ -39,6 +39,12 @@ internal sealed class Walker
     // usable (an integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times.
     private readonly ShapeCacheEntry[] _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
+    // The argument lists of toJSON and replacer calls, refilled for each call as Jint's own serializer does: a called
+    // function copies what it keeps (its parameters, its arguments object), and a nested JSON.stringify has a walker
+    // of its own. Reset fills them with undefined, so that a pooled walker pins no values.
+    private readonly JsValue[] _oneArgument = new JsValue[1];
+    private readonly JsValue[] _twoArguments = new JsValue[2];
+
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
     private ValueReader _reader = PublicReader.Instance;
@@ -108,6 +114,8 @@ internal sealed class Walker
         _reader = PublicReader.Instance;
         InvalidatePurity();
         Array.Clear(_shapeCache);
+        Array.Fill(_oneArgument, JsValue.Undefined);
+        Array.Fill(_twoArguments, JsValue.Undefined);
         _replacer = null;
         _propertyList = null;
         _hostSerializer = null;
@@ -181,19 +189,32 @@ internal sealed class Walker
             if (toJson.IsCallable())
             {
                 key ??= IndexKey.Create(index);
-                value = Call(toJson, value, [key]);
+                value = Call(toJson, value, Arguments(_oneArgument, key));
             }
         }
 
         if (_replacer is not null)
         {
             key ??= IndexKey.Create(index);
-            value = Call(_replacer, holder, [key, value]);
+            value = Call(_replacer, holder, Arguments(_twoArguments, key, value));
         }
 
         value = value is ObjectInstance o ? Unbox(o) : value;
         InvalidatePurity();
         return value;
+    }
+
+    private static JsValue[] Arguments(JsValue[] list, JsValue first)
+    {
+        list[0] = first;
+        return list;
+    }
+
+    private static JsValue[] Arguments(JsValue[] list, JsValue first, JsValue second)
+    {
+        list[0] = first;
+        list[1] = second;
+        return list;
     }
 
     // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
