@@ -26,6 +26,7 @@ public sealed partial class JsonSerializer
     private readonly JsonSerializerOptions _options;
     private JsValue? _isArrayIntrinsic;
     private Options? _engineOptions;
+    private ShapeCacheEntry[]? _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
     /// <summary>Creates a serializer for <paramref name="engine"/> with the default options.</summary>
     /// <param name="engine">The engine whose values are serialized and in which toJSON and replacers run.</param>
@@ -59,6 +60,11 @@ public sealed partial class JsonSerializer
     public bool IsFastPathActive => Reader is ShapeReader;
 
     internal Engine Engine { get; }
+
+    /// <summary>This serializer's cache of hidden-class layouts, or null while a call holds it.</summary>
+    internal ShapeCacheEntry[]? RentShapeCache() => Interlocked.Exchange(ref _shapeCache, null);
+
+    internal void ReturnShapeCache(ShapeCacheEntry[] cache) => Volatile.Write(ref _shapeCache, cache);
 
     internal ValueReader Reader { get; }
 

@@ -48,6 +48,11 @@ public class FastPathTests
         "var a = [1, {toJSON() { a.length = 2; return 'x'; }}, 3, 4]; JSON.stringify(a)",
         // many rows sharing one class, with a key that needs escaping
         "var rows = []; for (var i = 0; i < 50; i++) { rows.push({id: i, 'na\\nme': 'r' + i, ok: i % 2 === 0}); } JSON.stringify(rows)",
+        // the serializer's layout cache serves later calls: objects change class between calls, and gain a toJSON
+        "var o = {a: 1, b: 2}; var first = JSON.stringify([o, {a: 3, b: 4}]); o.c = 3; delete o.a; var second = JSON.stringify([o, {a: 3, b: 4}]); o.toJSON = () => 'now'; first + second + JSON.stringify([o, {a: 5, b: 6}])",
+        "var rows = []; for (var i = 0; i < 40; i++) { var r = {}; r['k' + (i % 37)] = i; r.v = i; rows.push(r); } JSON.stringify(rows) + JSON.stringify(rows.reverse())",
+        // a nested call on the same serializer, while the outer call holds the cache
+        "var o = {a: {toJSON() { return JSON.stringify({x: 1, y: [{z: 2}]}) + JSON.stringify({a: 0}); }}, b: {x: 3, y: []}}; JSON.stringify([o, o, {a: 9}])",
     };
 
     [Theory]

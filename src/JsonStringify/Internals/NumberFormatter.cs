@@ -125,7 +125,7 @@ internal static class NumberFormatter
     {
         (ulong significand, int exponent) = ShortestDecimal.Compute(Math.Abs(value));
         Span<char> digits = buffer[ScratchOffset..];
-        significand.TryFormat(digits, out int k, default, CultureInfo.InvariantCulture);
+        int k = FormatUnsigned(significand, digits);
 
         // value = 0.d1d2..dk × 10^n
         return Layout(value < 0, digits[..k], k + exponent, buffer);

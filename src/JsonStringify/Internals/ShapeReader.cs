@@ -1,3 +1,4 @@
+using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
 
@@ -39,11 +40,13 @@ internal sealed class ShapeReader : ValueReader
         return JintInternals.TryGetOrderedKeyStrings(shape, out keys);
     }
 
-    public override bool HasShape(ObjectInstance o, object shape) =>
+    /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>.</summary>
+    public static bool HasShape(ObjectInstance o, object shape) =>
         o is JsObject plain
         && (ReferenceEquals(shape, s_virgin) ? JintInternals.IsVirginPlainObject(plain) : ReferenceEquals(JintInternals.ShapeOf(plain), shape));
 
-    public override JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead((JsObject)o, slot);
+    /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
+    public static JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead(Unsafe.As<JsObject>(o), slot);
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
 

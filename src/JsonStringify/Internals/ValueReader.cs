@@ -77,12 +77,6 @@ internal abstract class ValueReader
         return false;
     }
 
-    /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>.</summary>
-    public virtual bool HasShape(ObjectInstance o, object shape) => false;
-
-    /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
-    public virtual JsValue GetSlot(ObjectInstance o, int slot) => throw new NotSupportedException();
-
     /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
     public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined;
 

@@ -35,9 +35,12 @@ internal sealed class Walker
     // have run since they were checked: anything that might run user code empties it.
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
     private int _cleanPrototypeCount;
-    // Hidden classes seen in this call, direct-mapped by identity hash: each one's layout, or null when it is not
-    // usable (an integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times.
-    private readonly ShapeCacheEntry[] _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
+    // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
+    // integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times. The cache is
+    // the serializer's, so it lives as long as its engine and serves call after call; a nested call on the same
+    // serializer uses the walker's own, which is emptied after each call.
+    private readonly ShapeCacheEntry[] _ownShapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
+    private ShapeCacheEntry[]? _shapeCache;
 
     // The argument lists of toJSON and replacer calls, refilled for each call as Jint's own serializer does: a called
     // function copies what it keeps (its parameters, its arguments object), and a nested JSON.stringify has a walker
@@ -87,6 +90,7 @@ internal sealed class Walker
         _owner = owner;
         _engine = owner.Engine;
         _reader = owner.Reader;
+        _shapeCache = owner.RentShapeCache() ?? _ownShapeCache;
 
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
         _pure = replacer is null && _reader != PublicReader.Instance;
@@ -105,6 +109,16 @@ internal sealed class Walker
     /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
     public void Reset()
     {
+        if (_shapeCache == _ownShapeCache)
+        {
+            Array.Clear(_ownShapeCache);
+        }
+        else if (_shapeCache is not null)
+        {
+            _owner.ReturnShapeCache(_shapeCache);
+        }
+
+        _shapeCache = null;
         Array.Clear(_frames, 0, _depth);
         _deepStack?.Clear();
         _depth = 0;
@@ -113,7 +127,6 @@ internal sealed class Walker
         _types = null!;
         _reader = PublicReader.Instance;
         InvalidatePurity();
-        Array.Clear(_shapeCache);
         Array.Fill(_oneArgument, JsValue.Undefined);
         Array.Fill(_twoArguments, JsValue.Undefined);
         _replacer = null;
@@ -245,7 +258,7 @@ internal sealed class Walker
             return null;
         }
 
-        ref ShapeCacheEntry entry = ref _shapeCache[RuntimeHelpers.GetHashCode(shape) & (JsonConstants.ShapeCacheSize - 1)];
+        ref ShapeCacheEntry entry = ref _shapeCache![RuntimeHelpers.GetHashCode(shape) & (JsonConstants.ShapeCacheSize - 1)];
         return ReferenceEquals(entry.Shape, shape) ? entry.Layout : AddLayout(shape, ref entry);
     }
 
@@ -475,9 +488,10 @@ internal sealed class Walker
                 // While the object keeps its hidden class each value is read from its slot, which is exactly [[Get]]
                 // there; if user code changed the object mid-walk, the rest goes through [[Get]].
                 JsValue key = frame.Layout!.Keys[i];
-                if (_reader.HasShape(container, frame.Shape!))
+                // Only the ShapeReader hands out layouts, so its reads are called directly.
+                if (ShapeReader.HasShape(container, frame.Shape!))
                 {
-                    value = _reader.GetSlot(container, (int)i);
+                    value = ShapeReader.GetSlot(container, (int)i);
                 }
                 else
                 {
@@ -680,10 +694,4 @@ internal sealed class Walker
         }
     }
 
-    private readonly struct ShapeCacheEntry(object shape, ShapeLayout? layout)
-    {
-        public readonly object Shape = shape;
-
-        public readonly ShapeLayout? Layout = layout;
-    }
 }
