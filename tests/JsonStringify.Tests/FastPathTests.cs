@@ -51,6 +51,16 @@ public class FastPathTests
         // the serializer's layout cache serves later calls: objects change class between calls, and gain a toJSON
         "var o = {a: 1, b: 2}; var first = JSON.stringify([o, {a: 3, b: 4}]); o.c = 3; delete o.a; var second = JSON.stringify([o, {a: 3, b: 4}]); o.toJSON = () => 'now'; first + second + JSON.stringify([o, {a: 5, b: 6}])",
         "var rows = []; for (var i = 0; i < 40; i++) { var r = {}; r['k' + (i % 37)] = i; r.v = i; rows.push(r); } JSON.stringify(rows) + JSON.stringify(rows.reverse())",
+        // objects whose properties live in a table (over 64 of them, or one deleted): order, accessors, non-enumerable
+        // properties, symbols, integer-like keys, and changes made by user code part-way through
+        "var wide = {}; for (var i = 0; i < 100; i++) { wide['k' + i] = i % 3 ? i : 'v' + i; } JSON.stringify([wide, wide])",
+        "var o = {a: 1, b: 2, c: 3}; delete o.b; o.d = 4; o.b = 5; JSON.stringify(o)",
+        "var o = {a: 1, b: 2, c: 3, z: 0}; delete o.z; Object.defineProperty(o, 'h', {value: 'hidden', enumerable: false}); o[Symbol('s')] = 1; Object.defineProperty(o, 'g', {get() { return 'got'; }, enumerable: true}); JSON.stringify(o)",
+        "var o = {b: 1, z: 0}; delete o.z; o[2] = 'two'; o[1] = 'one'; o.a = 3; o['01'] = 'x'; JSON.stringify(o)",
+        "var o = {p: 1, q: 2, r: 3, z: 0}; delete o.z; var holder = {o: o}; o.p = {toJSON() { delete o.q; o.r = 'late'; o.s = 4; return 'p'; }}; JSON.stringify(holder)",
+        "var o = {a: 1, b: 2, z: 0}; delete o.z; Object.defineProperty(o, 'a', {get() { o.b = 'changed'; return 1; }, enumerable: true}); JSON.stringify(o)",
+        "var o = {a: 1, b: {c: 2}, z: 0}; delete o.z; JSON.stringify(o, (k, v) => k === 'a' ? (o.b = 'replaced', v) : v)",
+        "var o = {x: 1, z: 0}; delete o.z; JSON.stringify([o, new Proxy(o, {ownKeys(t) { t.x = 'trap'; return Reflect.ownKeys(t); }}), o])",
         // a nested call on the same serializer, while the outer call holds the cache
         "var o = {a: {toJSON() { return JSON.stringify({x: 1, y: [{z: 2}]}) + JSON.stringify({a: 0}); }}, b: {x: 3, y: []}}; JSON.stringify([o, o, {a: 9}])",
     };

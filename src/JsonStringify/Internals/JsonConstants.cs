@@ -15,6 +15,9 @@ internal static class JsonConstants
     // Entries (a power of two) in a walker's cache of hidden-class layouts.
     public const int ShapeCacheSize = 32;
 
+    // A walker keeps the property lists of table objects (more than 64 properties, or deleted ones) up to this size.
+    public const int MaxRetainedTableCapacity = 4096;
+
     // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".
     public const int MaxEscapedCharLength = 6;
 

@@ -1,6 +1,8 @@
 using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Internals;
 
@@ -47,6 +49,38 @@ internal sealed class ShapeReader : ValueReader
 
     /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
     public static JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead(Unsafe.As<JsObject>(o), slot);
+
+    // Jint lists a table's keys in the table's order unless one starts with a digit; then array indices go first, in
+    // ascending order. Such objects are left to the public reads.
+    public override bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties)
+    {
+        if (o is not JsObject plain || JintInternals.ShapeOf(plain) is not null || JintInternals.IsVirginPlainObject(plain))
+        {
+            return false;
+        }
+
+        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
+        {
+            if (property.Key.Type != Types.String)
+            {
+                continue;
+            }
+
+            string name = property.Key.ToString();
+            if (name.Length != 0 && char.IsDigit(name[0]))
+            {
+                properties.Clear();
+                return false;
+            }
+
+            if (property.Value.Enumerable)
+            {
+                properties.Add(property);
+            }
+        }
+
+        return true;
+    }
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
 

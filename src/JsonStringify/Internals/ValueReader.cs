@@ -77,6 +77,13 @@ internal abstract class ValueReader
         return false;
     }
 
+    /// <summary>
+    /// For an ordinary object whose properties are kept in a table rather than a hidden class: its enumerable own
+    /// string-keyed properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass. False (and
+    /// nothing added) when the reader cannot do that for <paramref name="o"/>, for example when a key is integer-like.
+    /// </summary>
+    public virtual bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties) => false;
+
     /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
     public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined;
 

@@ -35,6 +35,13 @@ internal sealed class Walker
     // have run since they were checked: anything that might run user code empties it.
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
     private int _cleanPrototypeCount;
+
+    // Counts the points after which user code may have run; a table object's descriptors, read when it was opened,
+    // are used only while this has not moved.
+    private int _epoch;
+
+    // Emptied property lists of table objects, for reuse.
+    private readonly Stack<List<KeyValuePair<JsValue, PropertyDescriptor>>> _spareTables = new();
     // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
     // integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times. The cache is
     // the serializer's, so it lives as long as its engine and serves call after call; a nested call on the same
@@ -63,6 +70,7 @@ internal sealed class Walker
     {
         Array,
         ShapedObject,
+        TableObject,
         KeyedObject,
     }
 
@@ -299,6 +307,7 @@ internal sealed class Walker
 
     private void InvalidatePurity()
     {
+        _epoch++;
         if (_cleanPrototypeCount != 0)
         {
             Array.Clear(_cleanPrototypes, 0, _cleanPrototypeCount);
@@ -433,12 +442,30 @@ internal sealed class Walker
             frame.Shape = shape;
             frame.Layout = layout;
         }
+        else if (_propertyList is null && TryGetTableProperties(o) is { } properties)
+        {
+            frame.Start(FrameKind.TableObject, (ulong)properties.Count);
+            frame.Properties = properties;
+            frame.Epoch = _epoch;
+        }
         else
         {
             List<JsValue> list = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
             frame.Keys = list;
         }
+    }
+
+    private List<KeyValuePair<JsValue, PropertyDescriptor>>? TryGetTableProperties(ObjectInstance o)
+    {
+        List<KeyValuePair<JsValue, PropertyDescriptor>> properties = _spareTables.TryPop(out var spare) ? spare : [];
+        if (_reader.TryGetTableProperties(o, properties))
+        {
+            return properties;
+        }
+
+        _spareTables.Push(properties);
+        return null;
     }
 
     // SerializeJSONArray steps 1-5: the cycle check, then LengthOfArrayLike.
@@ -509,6 +536,30 @@ internal sealed class Walker
                 _writer.WriteQuotedPropertyName(frame.Layout!.QuotedKeys[i], frame.Empty);
                 frame.Empty = false;
             }
+            else if (frame.Kind == FrameKind.TableObject)
+            {
+                // The descriptor read at the start is the property itself while no user code has run since; after
+                // that, and for accessors, [[Get]] reads it.
+                (JsValue key, PropertyDescriptor descriptor) = frame.Properties![(int)i];
+                if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+                {
+                    value = descriptor.Value;
+                }
+                else
+                {
+                    value = _reader.Get(container, key);
+                    InvalidatePurity();
+                }
+
+                value = Prepare(value, container, key, 0);
+                if (!IsSerializable(value))
+                {
+                    continue;
+                }
+
+                _writer.WritePropertyName(key.ToString(), frame.Empty);
+                frame.Empty = false;
+            }
             else
             {
                 JsValue key = frame.Keys![(int)i];
@@ -542,6 +593,12 @@ internal sealed class Walker
         else
         {
             _writer.EndObject(frame.Empty);
+        }
+
+        if (frame.Properties is { } properties && properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
+        {
+            properties.Clear();
+            _spareTables.Push(properties);
         }
 
         Exit();
@@ -684,6 +741,10 @@ internal sealed class Walker
         public ShapeLayout? Layout;
 
         public List<JsValue>? Keys;
+
+        public List<KeyValuePair<JsValue, PropertyDescriptor>>? Properties;
+
+        public int Epoch;
 
         public void Start(FrameKind kind, ulong count)
         {
