@@ -1,4 +1,3 @@
-using System.Text;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -102,20 +101,16 @@ public sealed partial class JsonSerializer
     {
         ArgumentNullException.ThrowIfNull(value);
         Walker walker = BufferPool.Walkers.Get();
-        StringBuilder output = _options.StringBuilderPool.Get();
-
-        // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
-        // multi-chunk builder that the policy will drop anyway would copy it first.
-        output.Clear();
         try
         {
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
-            return Walk(walker, walker.StringSink.Start(output), value, replacer, space, maxLength) ? output.ToString() : null;
+            StringBuilderSink output = walker.StringSink.Start(_options.StringBuilderPool);
+            return Walk(walker, output, value, replacer, space, maxLength) ? output.Result : null;
         }
         finally
         {
+            // Resetting the walker gives the builder, if one was needed, back to the pool.
             BufferPool.Walkers.Return(walker);
-            _options.StringBuilderPool.Return(output);
         }
     }
 

@@ -201,14 +201,18 @@ public class ApiTests
     {
         var pool = new CountingPool();
         using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { StringBuilderPool = pool });
+        // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a builder.
         string result = Js.Run(engine, """
+            var pad = 'p'.repeat(5000);
             JSON.stringify({
-              a: {toJSON() { return JSON.stringify({inner: [1, {toJSON() { return JSON.stringify('deep'); }}]}); }},
+              pad: pad,
+              a: {toJSON() { return JSON.stringify({pad: pad, inner: [1, {toJSON() { return JSON.stringify([pad, 'deep']).length; }}]}).length; }},
               b: [2]
             })
             """);
-        Assert.Equal("{\"a\":\"{\\\"inner\\\":[1,\\\"\\\\\\\"deep\\\\\\\"\\\"]}\",\"b\":[2]}", result);
+        Assert.Equal("{\"pad\":\"" + new string('p', 5000) + "\",\"a\":5027,\"b\":[2]}", result);
         Assert.Equal(3, pool.MaxOutstanding);
+        Assert.Equal(3, pool.Rented);
         Assert.Equal(pool.Rented, pool.Returned);
     }
 
@@ -218,18 +222,21 @@ public class ApiTests
         var pool = new CountingPool();
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { StringBuilderPool = pool });
-        JsValue throwing = engine.Evaluate("({a: 1, b: {toJSON() { throw new Error('boom'); }}})");
-        JsValue cyclic = engine.Evaluate("var c = {x: [1]}; c.x.push(c); c");
+        // Outputs longer than the writer's 4K-char buffer need a builder; shorter ones become the string directly.
+        JsValue throwing = engine.Evaluate("({a: 'x'.repeat(5000), b: {toJSON() { throw new Error('boom'); }}})");
+        JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(5000), x: [1]}; c.x.push(c); c");
+        JsValue large = engine.Evaluate("['x'.repeat(5000)]");
         for (int i = 0; i < 100; i++)
         {
             Assert.Throws<JavaScriptException>(() => serializer.Serialize(throwing));
             Assert.Throws<JavaScriptException>(() => serializer.Serialize(cyclic));
+            Assert.Equal(5004, serializer.SerializeToString(large)!.Length);
             Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]")));
             Assert.Null(serializer.SerializeToString(JsValue.Undefined));
         }
 
-        Assert.Equal(400, pool.Rented);
-        Assert.Equal(400, pool.Returned);
+        Assert.Equal(300, pool.Rented);
+        Assert.Equal(300, pool.Returned);
         Assert.Equal(1, pool.MaxOutstanding);
     }
 

@@ -124,11 +124,12 @@ public class SafetyTests(ITestOutputHelper output)
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { StringBuilderPool = pool });
         JsValue[] failing =
         [
-            engine.Evaluate("({a: 'partial', b: {toJSON() { throw new Error('toJSON'); }}})"),
-            engine.Evaluate("({a: 1, get b() { throw new Error('getter'); }})"),
-            engine.Evaluate("new Proxy({}, {ownKeys() { throw new Error('trap'); }})"),
-            engine.Evaluate("var c = {x: 'x'.repeat(100)}; c.self = c; c"),
-            engine.Evaluate("[1, 2n]"),
+            // Each writes past the writer's 4K-char buffer, so a builder is rented, before it fails.
+            engine.Evaluate("({a: 'partial'.repeat(1000), b: {toJSON() { throw new Error('toJSON'); }}})"),
+            engine.Evaluate("({a: 'x'.repeat(5000), get b() { throw new Error('getter'); }})"),
+            engine.Evaluate("['x'.repeat(5000), new Proxy({}, {ownKeys() { throw new Error('trap'); }})]"),
+            engine.Evaluate("var c = {x: 'x'.repeat(5000)}; c.self = c; c"),
+            engine.Evaluate("['x'.repeat(5000), 2n]"),
         ];
         for (int i = 0; i < 10_000; i++)
         {

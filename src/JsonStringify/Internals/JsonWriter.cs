@@ -51,7 +51,14 @@ internal sealed class JsonWriter
         _maxLength = maxLength;
     }
 
-    /// <summary>Hands what is still buffered to the sink; call once the walk is done.</summary>
+    /// <summary>Hands what is still buffered to the sink as the end of the output; call once the walk is done.</summary>
+    public void Complete()
+    {
+        _sink!.WriteLast(_buffer.AsSpan(0, _pos));
+        _pos = 0;
+    }
+
+    /// <summary>Hands what is buffered to the sink.</summary>
     public void Flush()
     {
         if (_pos != 0)

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Text;
 using System.Threading.Channels;
+using Microsoft.Extensions.ObjectPool;
 
 namespace JsonStringify.Internals;
 
@@ -20,6 +21,13 @@ internal abstract class OutputSink
         Length += chars.Length;
     }
 
+    /// <summary>Writes the last chars of the output (perhaps none).</summary>
+    public void WriteLast(ReadOnlySpan<char> chars)
+    {
+        WriteLastCore(chars);
+        Length += chars.Length;
+    }
+
     /// <summary>The walk is over and succeeded: write out whatever the sink still holds.</summary>
     public virtual void Complete()
     {
@@ -29,26 +37,72 @@ internal abstract class OutputSink
     public virtual void Release() => Length = 0;
 
     protected abstract void WriteCore(ReadOnlySpan<char> chars);
+
+    protected virtual void WriteLastCore(ReadOnlySpan<char> chars)
+    {
+        if (!chars.IsEmpty)
+        {
+            WriteCore(chars);
+        }
+    }
 }
 
-/// <summary>Appends to a <see cref="StringBuilder"/>: the string-returning overloads.</summary>
+/// <summary>
+/// Builds the result of the string-returning overloads. Output that fits in the writer's buffer becomes the string
+/// straight from it; longer output goes through a <see cref="StringBuilder"/>, rented from the pool only then.
+/// </summary>
 internal sealed class StringBuilderSink : OutputSink
 {
+    private ObjectPool<StringBuilder>? _pool;
     private StringBuilder? _builder;
+    private string? _whole;
 
-    public StringBuilderSink Start(StringBuilder builder)
+    /// <summary>The output, once the walk succeeded.</summary>
+    public string Result => _whole ?? _builder!.ToString();
+
+    public StringBuilderSink Start(ObjectPool<StringBuilder> pool)
     {
-        _builder = builder;
+        _pool = pool;
         return this;
     }
 
     public override void Release()
     {
         base.Release();
-        _builder = null;
+        if (_builder is not null)
+        {
+            _pool!.Return(_builder);
+            _builder = null;
+        }
+
+        _pool = null;
+        _whole = null;
     }
 
-    protected override void WriteCore(ReadOnlySpan<char> chars) => _builder!.Append(chars);
+    protected override void WriteCore(ReadOnlySpan<char> chars)
+    {
+        if (_builder is null)
+        {
+            // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
+            // multi-chunk builder that the policy will drop anyway would copy it first.
+            _builder = _pool!.Get();
+            _builder.Clear();
+        }
+
+        _builder.Append(chars);
+    }
+
+    protected override void WriteLastCore(ReadOnlySpan<char> chars)
+    {
+        if (_builder is null)
+        {
+            _whole = new string(chars);
+        }
+        else
+        {
+            _builder.Append(chars);
+        }
+    }
 }
 
 /// <summary>Writes to a <see cref="TextWriter"/> as chars.</summary>

@@ -31,6 +31,10 @@ internal sealed class Walker
     private int _itemsSinceCheck;
     private long _lengthAtCheck;
 
+    // The output length at which CheckWork must run next: the next constraint check, or just past MaxLength.
+    private long _nextCheckLength;
+    private long _lengthLimit;
+
     // Prototypes known, in this call, to have no toJSON anywhere on their chain. Only kept while no user code can
     // have run since they were checked: anything that might run user code empties it.
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
@@ -60,6 +64,7 @@ internal sealed class Walker
     private ValueReader _reader = PublicReader.Instance;
     private EngineTypes _types = null!;
     private bool _pure;
+    private bool _shapeReads;
     private bool _internalCalls;
     private JsValue? _replacer;
     private List<JsValue>? _propertyList;
@@ -98,6 +103,7 @@ internal sealed class Walker
         _owner = owner;
         _engine = owner.Engine;
         _reader = owner.Reader;
+        _shapeReads = _reader is ShapeReader;
         _shapeCache = owner.RentShapeCache() ?? _ownShapeCache;
 
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
@@ -111,6 +117,8 @@ internal sealed class Walker
         _maxDepth = maxDepth;
         _itemsSinceCheck = 0;
         _lengthAtCheck = 0;
+        _lengthLimit = maxLength;
+        _nextCheckLength = NextCheckLength();
         _writer.Start(output, gap, maxLength);
     }
 
@@ -175,7 +183,7 @@ internal sealed class Walker
         WriteValue(value);
         Run();
         CheckLength();
-        _writer.Flush();
+        _writer.Complete();
         return true;
     }
 
@@ -495,7 +503,7 @@ internal sealed class Walker
             if (frame.Kind == FrameKind.Array)
             {
                 _writer.WriteElementSeparator(i == 0);
-                if (!_reader.TryGetDenseElement(container, i, out value))
+                if (!(_shapeReads ? ShapeReader.TryGetDense(container, i, out value) : _reader.TryGetDenseElement(container, i, out value)))
                 {
                     value = _reader.GetElement(container, i);
 
@@ -579,7 +587,6 @@ internal sealed class Walker
 
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
             WriteValue(value);
-            CheckLength();
             CountWork();
         }
     }
@@ -603,28 +610,41 @@ internal sealed class Walker
 
         Exit();
         frame = default;
-        CheckLength();
+        if (_writer.Length >= _nextCheckLength)
+        {
+            CheckWork();
+        }
     }
 
-    // The engine's constraints are checked once per 1,024 values or 64K chars of output, whichever comes first, so a
-    // timeout or a cancellation stops even a walk that runs no user code.
+    // After each value: the engine's constraints are checked once per 1,024 values or 64K chars of output, whichever
+    // comes first, so a timeout or a cancellation stops even a walk that runs no user code; and output past MaxLength
+    // is a RangeError as soon as it is written. One comparison covers both lengths.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CountWork()
     {
-        if (++_itemsSinceCheck >= JsonConstants.ConstraintCheckItems
-            || _writer.Length - _lengthAtCheck >= JsonConstants.ConstraintCheckChars)
+        if (++_itemsSinceCheck >= JsonConstants.ConstraintCheckItems || _writer.Length >= _nextCheckLength)
         {
-            CheckConstraints();
+            CheckWork();
         }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void CheckConstraints()
+    private void CheckWork()
     {
-        _itemsSinceCheck = 0;
-        _lengthAtCheck = _writer.Length;
-        _engine.Constraints.Check();
+        CheckLength();
+        long length = _writer.Length;
+        if (_itemsSinceCheck >= JsonConstants.ConstraintCheckItems || length - _lengthAtCheck >= JsonConstants.ConstraintCheckChars)
+        {
+            _itemsSinceCheck = 0;
+            _lengthAtCheck = length;
+            _engine.Constraints.Check();
+        }
+
+        _nextCheckLength = NextCheckLength();
     }
+
+    private long NextCheckLength() =>
+        Math.Min(_lengthAtCheck + JsonConstants.ConstraintCheckChars, _lengthLimit == long.MaxValue ? long.MaxValue : _lengthLimit + 1);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CheckLength()
