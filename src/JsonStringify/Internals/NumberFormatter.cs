@@ -123,12 +123,39 @@ internal static class NumberFormatter
 
     private static int FormatShortest(double value, Span<char> buffer)
     {
-        (ulong significand, int exponent) = ShortestDecimal.Compute(Math.Abs(value));
+        (ulong significand, int exponent) = TryThousandths(Math.Abs(value), out ulong n, out int e)
+            ? (n, e)
+            : ShortestDecimal.Compute(Math.Abs(value));
         Span<char> digits = buffer[ScratchOffset..];
         int k = FormatUnsigned(significand, digits);
 
         // value = 0.d1d2..dk × 10^n
         return Layout(value < 0, digits[..k], k + exponent, buffer);
+    }
+
+    // Prices, measurements and table data are mostly decimals of one to three places. When n / 1000 rounds to the
+    // value for an integer n below 10^15, the decimal n × 10^-3 is the answer: no other decimal of 15 significant
+    // digits or fewer rounds to the same double, so it is the shortest, and the only one of its length. A multiply,
+    // a floor and a division decide it; everything else goes to Schubfach.
+    private static bool TryThousandths(double magnitude, out ulong digits, out int exponent)
+    {
+        double scaled = magnitude * 1000;
+        if (scaled >= 1 && scaled < 1e15 && Math.Floor(scaled) == scaled && scaled / 1000 == magnitude)
+        {
+            digits = (ulong)scaled;
+            exponent = -3;
+            while (digits % 10 == 0)
+            {
+                digits /= 10;
+                exponent++;
+            }
+
+            return true;
+        }
+
+        digits = 0;
+        exponent = 0;
+        return false;
     }
 
     private static int Layout(bool negative, ReadOnlySpan<char> digits, int n, Span<char> buffer)
