@@ -61,6 +61,16 @@ public class FastPathTests
         "var o = {a: 1, b: 2, z: 0}; delete o.z; Object.defineProperty(o, 'a', {get() { o.b = 'changed'; return 1; }, enumerable: true}); JSON.stringify(o)",
         "var o = {a: 1, b: {c: 2}, z: 0}; delete o.z; JSON.stringify(o, (k, v) => k === 'a' ? (o.b = 'replaced', v) : v)",
         "var o = {x: 1, z: 0}; delete o.z; JSON.stringify([o, new Proxy(o, {ownKeys(t) { t.x = 'trap'; return Reflect.ownKeys(t); }}), o])",
+        // a replacer property list over hidden-class objects: keys the class lacks are looked up on the prototypes,
+        // which may hold them (as values or getters) or gain them part-way through
+        "JSON.stringify([{a: 1, b: 2}, {b: 3, c: 4}, {c: 5}], ['c', 'a', 'z', 'b'])",
+        "Object.prototype.z = 'proto'; var r = JSON.stringify([{a: 1}, {a: 2, z: 'own'}], ['a', 'z']); delete Object.prototype.z; r",
+        "var log = []; Object.defineProperty(Object.prototype, 'g', {get() { log.push(this.a); return 'got' + this.a; }, configurable: true}); var r = JSON.stringify([{a: 1}, {a: 2}], ['g', 'a']); delete Object.prototype.g; r + log",
+        "var r = JSON.stringify([{a: {toJSON() { Object.prototype.b = 'late'; return 1; }}}, {a: 2}], ['a', 'b']); delete Object.prototype.b; r",
+        "var second = {a: 2, b: 3}; var r = JSON.stringify([{a: {toJSON() { delete second.b; second.c = 9; return 1; }}}, second], ['a', 'b', 'c']); r",
+        "class P { constructor(a) { this.a = a; } get b() { return 'b' + this.a; } } JSON.stringify([new P(1), {a: 2}, new P(3)], ['a', 'b'])",
+        "JSON.stringify([{a: 1}, Object.create(new Proxy({}, {get(t, k) { return k === 'b' ? 'trapped' : undefined; }}))], ['a', 'b'])",
+        "JSON.stringify({'na\\\"me': 1, x: {'na\\\"me': 2}}, ['na\\\"me', 'x'], 1)",
         // a nested call on the same serializer, while the outer call holds the cache
         "var o = {a: {toJSON() { return JSON.stringify({x: 1, y: [{z: 2}]}) + JSON.stringify({a: 0}); }}, b: {x: 3, y: []}}; JSON.stringify([o, o, {a: 9}])",
     };

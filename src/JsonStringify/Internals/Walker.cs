@@ -44,6 +44,15 @@ internal sealed class Walker
     // are used only while this has not moved.
     private int _epoch;
 
+    // With a replacer property list: each key quoted once for the call; for each hidden class met, the slot of each
+    // listed key (-1 when the class lacks it); and, for one prototype, which listed keys its whole chain lacks, valid
+    // while _epoch stays at _absentEpoch.
+    private string[]? _quotedList;
+    private readonly Dictionary<ShapeLayout, int[]> _listSlots = new(ReferenceEqualityComparer.Instance);
+    private ObjectInstance? _absentPrototype;
+    private bool[]? _absentKeys;
+    private int _absentEpoch;
+
     // Emptied property lists of table objects, for reuse.
     private readonly Stack<List<KeyValuePair<JsValue, PropertyDescriptor>>> _spareTables = new();
     // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
@@ -75,6 +84,7 @@ internal sealed class Walker
     {
         Array,
         ShapedObject,
+        ListedObject,
         TableObject,
         KeyedObject,
     }
@@ -112,6 +122,7 @@ internal sealed class Walker
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
+        _quotedList = propertyList is null ? null : QuoteList(propertyList);
         _hostSerializer = owner.HostSerializer;
         _gap = gap;
         _maxDepth = maxDepth;
@@ -147,6 +158,10 @@ internal sealed class Walker
         Array.Fill(_twoArguments, JsValue.Undefined);
         _replacer = null;
         _propertyList = null;
+        _quotedList = null;
+        _listSlots.Clear();
+        _absentPrototype = null;
+        _absentKeys = null;
         _hostSerializer = null;
         _gap = string.Empty;
         _writer.Reset();
@@ -441,14 +456,21 @@ internal sealed class Walker
     {
         Enter(o);
         _writer.StartObject();
-        object? shape = null;
-        ShapeLayout? layout = _propertyList is null ? GetLayout(o, out shape) : null;
+        ShapeLayout? layout = GetLayout(o, out object? shape);
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
         {
             frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
             frame.Shape = shape;
             frame.Layout = layout;
+        }
+        else if (_propertyList is not null && layout is not null)
+        {
+            frame.Start(FrameKind.ListedObject, (ulong)_propertyList.Count);
+            frame.Shape = shape;
+            frame.Slots = ListSlots(layout);
+            frame.AbsentKeys = AbsentKeys(o.Prototype);
+            frame.Epoch = _epoch;
         }
         else if (_propertyList is null && TryGetTableProperties(o) is { } properties)
         {
@@ -462,6 +484,65 @@ internal sealed class Walker
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
             frame.Keys = list;
         }
+    }
+
+    private static string[] QuoteList(List<JsValue> list)
+    {
+        var quoted = new string[list.Count];
+        for (int i = 0; i < quoted.Length; i++)
+        {
+            quoted[i] = StringEscaper.Quote(list[i].ToString(), ":");
+        }
+
+        return quoted;
+    }
+
+    // For each key of the property list, its slot in the hidden class, or -1.
+    private int[] ListSlots(ShapeLayout layout)
+    {
+        if (!_listSlots.TryGetValue(layout, out int[]? slots))
+        {
+            slots = new int[_propertyList!.Count];
+            for (int i = 0; i < slots.Length; i++)
+            {
+                slots[i] = Array.IndexOf(layout.Keys, _propertyList[i]);
+            }
+
+            _listSlots[layout] = slots;
+        }
+
+        return slots;
+    }
+
+    // Which keys of the property list no object on prototype's chain has: [[Get]] of such a key, on an object that
+    // lacks it too, finds undefined and runs no code. Null when a prototype on the chain is not an ordinary object.
+    private bool[]? AbsentKeys(ObjectInstance? prototype)
+    {
+        if (ReferenceEquals(prototype, _absentPrototype) && _absentEpoch == _epoch)
+        {
+            return _absentKeys;
+        }
+
+        bool[]? absent = new bool[_propertyList!.Count];
+        Array.Fill(absent, true);
+        for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
+        {
+            if (!_types.IsOrdinaryPrototype(p))
+            {
+                absent = null;
+                break;
+            }
+
+            for (int i = 0; i < absent.Length; i++)
+            {
+                absent[i] = absent[i] && p.GetOwnProperty(_propertyList[i]) == PropertyDescriptor.Undefined;
+            }
+        }
+
+        _absentPrototype = prototype;
+        _absentKeys = absent;
+        _absentEpoch = _epoch;
+        return absent;
     }
 
     private List<KeyValuePair<JsValue, PropertyDescriptor>>? TryGetTableProperties(ObjectInstance o)
@@ -544,6 +625,36 @@ internal sealed class Walker
                 _writer.WriteQuotedPropertyName(frame.Layout!.QuotedKeys[i], frame.Empty);
                 frame.Empty = false;
             }
+            else if (frame.Kind == FrameKind.ListedObject)
+            {
+                // A listed key the class has is read from its slot; one it lacks, with a clean prototype chain and no
+                // user code run since the object was opened, is undefined without a lookup.
+                JsValue key = _propertyList![(int)i];
+                int slot = frame.Slots![i];
+                if (slot >= 0 && ShapeReader.HasShape(container, frame.Shape!))
+                {
+                    value = ShapeReader.GetSlot(container, slot);
+                }
+                else if (slot < 0 && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
+                {
+                    continue;
+                }
+                else
+                {
+                    // Found on the prototype chain (perhaps a getter), or the object changed: [[Get]] it is.
+                    value = _reader.Get(container, key);
+                    InvalidatePurity();
+                }
+
+                value = Prepare(value, container, key, 0);
+                if (!IsSerializable(value))
+                {
+                    continue;
+                }
+
+                _writer.WriteQuotedPropertyName(_quotedList![i], frame.Empty);
+                frame.Empty = false;
+            }
             else if (frame.Kind == FrameKind.TableObject)
             {
                 // The descriptor read at the start is the property itself while no user code has run since; after
@@ -581,7 +692,15 @@ internal sealed class Walker
                     continue;
                 }
 
-                _writer.WritePropertyName(key.ToString(), frame.Empty);
+                if (_quotedList is not null)
+                {
+                    _writer.WriteQuotedPropertyName(_quotedList[i], frame.Empty);
+                }
+                else
+                {
+                    _writer.WritePropertyName(key.ToString(), frame.Empty);
+                }
+
                 frame.Empty = false;
             }
 
@@ -763,6 +882,10 @@ internal sealed class Walker
         public List<JsValue>? Keys;
 
         public List<KeyValuePair<JsValue, PropertyDescriptor>>? Properties;
+
+        public int[]? Slots;
+
+        public bool[]? AbsentKeys;
 
         public int Epoch;
 
