@@ -55,6 +55,7 @@ internal sealed class Walker
 
     // Emptied property lists of table objects, for reuse.
     private readonly Stack<List<KeyValuePair<JsValue, PropertyDescriptor>>> _spareTables = new();
+
     // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
     // integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times. The cache is
     // the serializer's, so it lives as long as its engine and serves call after call; a nested call on the same
