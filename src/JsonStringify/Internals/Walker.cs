@@ -579,54 +579,22 @@ internal sealed class Walker
                 continue;
             }
 
+            if (frame.Kind == FrameKind.Array)
+            {
+                RunArray(ref frame);
+                continue;
+            }
+
+            if (frame.Kind == FrameKind.ShapedObject)
+            {
+                RunShapedObject(ref frame);
+                continue;
+            }
+
             ObjectInstance container = frame.Container!;
             ulong i = frame.Index++;
             JsValue value;
-            if (frame.Kind == FrameKind.Array)
-            {
-                _writer.WriteElementSeparator(i == 0);
-                if (!(_shapeReads ? ShapeReader.TryGetDense(container, i, out value) : _reader.TryGetDenseElement(container, i, out value)))
-                {
-                    value = _reader.GetElement(container, i);
-
-                    // A hole reads the prototype chain, and other arrays may have getters or traps.
-                    InvalidatePurity();
-                }
-
-                value = Prepare(value, container, null, i);
-                if (!IsSerializable(value))
-                {
-                    _writer.WriteNull();
-                    continue;
-                }
-            }
-            else if (frame.Kind == FrameKind.ShapedObject)
-            {
-                // While the object keeps its hidden class each value is read from its slot, which is exactly [[Get]]
-                // there; if user code changed the object mid-walk, the rest goes through [[Get]].
-                JsValue key = frame.Layout!.Keys[i];
-                // Only the ShapeReader hands out layouts, so its reads are called directly.
-                if (ShapeReader.HasShape(container, frame.Shape!))
-                {
-                    value = ShapeReader.GetSlot(container, (int)i);
-                }
-                else
-                {
-                    value = _reader.Get(container, key);
-                    InvalidatePurity();
-                }
-
-                // User code may run here, but only through other walkers: this frame stays where it is.
-                value = Prepare(value, container, key, 0);
-                if (!IsSerializable(value))
-                {
-                    continue;
-                }
-
-                _writer.WriteQuotedPropertyName(frame.Layout!.QuotedKeys[i], frame.Empty);
-                frame.Empty = false;
-            }
-            else if (frame.Kind == FrameKind.ListedObject)
+            if (frame.Kind == FrameKind.ListedObject)
             {
                 // A listed key the class has is read from its slot; one it lacks, with a clean prototype chain and no
                 // user code run since the object was opened, is undefined without a lookup.
@@ -708,6 +676,81 @@ internal sealed class Walker
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
             WriteValue(value);
             CountWork();
+        }
+    }
+
+    // The rest of an array, element by element, until it ends or an element opens a container (which pushes a frame
+    // and may move the frames, so frame is not used after that).
+    private void RunArray(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        while (frame.Index < frame.Count)
+        {
+            ulong i = frame.Index++;
+            _writer.WriteElementSeparator(i == 0);
+            if (!(_shapeReads ? ShapeReader.TryGetDense(container, i, out JsValue value) : _reader.TryGetDenseElement(container, i, out value)))
+            {
+                value = _reader.GetElement(container, i);
+
+                // A hole reads the prototype chain, and other arrays may have getters or traps.
+                InvalidatePurity();
+            }
+
+            value = Prepare(value, container, null, i);
+            if (!IsSerializable(value))
+            {
+                _writer.WriteNull();
+                continue;
+            }
+
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
+        }
+    }
+
+    // The rest of a hidden-class object, as RunArray does. While the object keeps its hidden class each value is read
+    // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
+    // [[Get]]. Only the ShapeReader hands out layouts, so its reads are called directly.
+    private void RunShapedObject(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        ShapeLayout layout = frame.Layout!;
+        while (frame.Index < frame.Count)
+        {
+            ulong i = frame.Index++;
+            JsValue key = layout.Keys[i];
+            JsValue value;
+            if (ShapeReader.HasShape(container, frame.Shape!))
+            {
+                value = ShapeReader.GetSlot(container, (int)i);
+            }
+            else
+            {
+                value = _reader.Get(container, key);
+                InvalidatePurity();
+            }
+
+            // User code may run here, but only through other walkers: this frame stays where it is.
+            value = Prepare(value, container, key, 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
+            frame.Empty = false;
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
         }
     }
 
