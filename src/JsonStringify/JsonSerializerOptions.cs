@@ -11,7 +11,8 @@ public sealed class JsonSerializerOptions
     public static JsonSerializerOptions Default { get; } = new();
 
     /// <summary>
-    /// The pool that output builders are rented from and returned to, once per call. The default pool keeps up to
+    /// The pool that output builders are rented from and returned to: once per call whose string result is longer than
+    /// 4,096 chars (shorter results are made without a builder). The default pool keeps up to
     /// twice the processor count of builders of at most 1M chars (2 MB) each, and one of at most 32M chars (64 MB) for
     /// large documents; larger builders are released to the GC. Supply your own to share a pool with the rest of your
     /// host or to change those limits.

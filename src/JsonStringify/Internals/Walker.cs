@@ -593,12 +593,16 @@ internal sealed class Walker
 
             ObjectInstance container = frame.Container!;
             ulong i = frame.Index++;
+            JsValue key;
             JsValue value;
+            string? quotedName = null;
             if (frame.Kind == FrameKind.ListedObject)
             {
                 // A listed key the class has is read from its slot; one it lacks, with a clean prototype chain and no
-                // user code run since the object was opened, is undefined without a lookup.
-                JsValue key = _propertyList![(int)i];
+                // user code run since the object was opened, is undefined without a lookup. Otherwise (found on the
+                // prototype chain, perhaps as a getter, or the object changed) [[Get]] reads it.
+                key = _propertyList![(int)i];
+                quotedName = _quotedList![i];
                 int slot = frame.Slots![i];
                 if (slot >= 0 && ShapeReader.HasShape(container, frame.Shape!))
                 {
@@ -610,68 +614,41 @@ internal sealed class Walker
                 }
                 else
                 {
-                    // Found on the prototype chain (perhaps a getter), or the object changed: [[Get]] it is.
-                    value = _reader.Get(container, key);
-                    InvalidatePurity();
+                    value = GetObserved(container, key);
                 }
-
-                value = Prepare(value, container, key, 0);
-                if (!IsSerializable(value))
-                {
-                    continue;
-                }
-
-                _writer.WriteQuotedPropertyName(_quotedList![i], frame.Empty);
-                frame.Empty = false;
             }
             else if (frame.Kind == FrameKind.TableObject)
             {
                 // The descriptor read at the start is the property itself while no user code has run since; after
                 // that, and for accessors, [[Get]] reads it.
-                (JsValue key, PropertyDescriptor descriptor) = frame.Properties![(int)i];
-                if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
-                {
-                    value = descriptor.Value;
-                }
-                else
-                {
-                    value = _reader.Get(container, key);
-                    InvalidatePurity();
-                }
-
-                value = Prepare(value, container, key, 0);
-                if (!IsSerializable(value))
-                {
-                    continue;
-                }
-
-                _writer.WritePropertyName(key.ToString(), frame.Empty);
-                frame.Empty = false;
+                (key, PropertyDescriptor descriptor) = frame.Properties![(int)i];
+                value = frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor()
+                    ? descriptor.Value
+                    : GetObserved(container, key);
             }
             else
             {
-                JsValue key = frame.Keys![(int)i];
-                value = _reader.Get(container, key);
-
-                // A getter or a proxy trap may have run.
-                InvalidatePurity();
-                value = Prepare(value, container, key, 0);
-                if (!IsSerializable(value))
-                {
-                    continue;
-                }
-
-                if (_quotedList is not null)
-                {
-                    _writer.WriteQuotedPropertyName(_quotedList[i], frame.Empty);
-                }
-                else
-                {
-                    _writer.WritePropertyName(key.ToString(), frame.Empty);
-                }
-
-                frame.Empty = false;
+                key = frame.Keys![(int)i];
+                quotedName = _quotedList?[i];
+                value = GetObserved(container, key);
             }
+
+            value = Prepare(value, container, key, 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            if (quotedName is not null)
+            {
+                _writer.WriteQuotedPropertyName(quotedName, frame.Empty);
+            }
+            else
+            {
+                _writer.WritePropertyName(key.ToString(), frame.Empty);
+            }
+
+            frame.Empty = false;
 
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
             WriteValue(value);
@@ -724,16 +701,7 @@ internal sealed class Walker
         {
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
-            JsValue value;
-            if (ShapeReader.HasShape(container, frame.Shape!))
-            {
-                value = ShapeReader.GetSlot(container, (int)i);
-            }
-            else
-            {
-                value = _reader.Get(container, key);
-                InvalidatePurity();
-            }
+            JsValue value = ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.GetSlot(container, (int)i) : GetObserved(container, key);
 
             // User code may run here, but only through other walkers: this frame stays where it is.
             value = Prepare(value, container, key, 0);
@@ -752,6 +720,14 @@ internal sealed class Walker
                 return;
             }
         }
+    }
+
+    // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
+    private JsValue GetObserved(ObjectInstance o, JsValue key)
+    {
+        JsValue value = _reader.Get(o, key);
+        InvalidatePurity();
+        return value;
     }
 
     private void Close(ref Frame frame)
