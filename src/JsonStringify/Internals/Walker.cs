@@ -74,6 +74,7 @@ internal sealed class Walker
     private ValueReader _reader = PublicReader.Instance;
     private EngineTypes _types = null!;
     private bool _pure;
+    private bool _pureShapes;
     private bool _shapeReads;
     private bool _internalCalls;
     private JsValue? _replacer;
@@ -119,6 +120,7 @@ internal sealed class Walker
 
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
         _pure = replacer is null && _reader != PublicReader.Instance;
+        _pureShapes = _pure && propertyList is null;
         _internalCalls = _reader != PublicReader.Instance && JintInternals.CallAccessorWorks;
         _types = EngineTypes.Instance;
         _replacer = replacer;
@@ -276,8 +278,16 @@ internal sealed class Walker
             return _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(o.Prototype);
         }
 
-        ShapeLayout? layout = GetLayout(o, out _);
-        return layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype);
+        return o is JsObject plain && GetPureLayout(plain, out _) is not null;
+    }
+
+    // For a plain object whose toJSON lookup provably finds nothing and runs no code (no replacer function, no property
+    // list): its hidden class and layout, with which it can be opened straight away. Null otherwise.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ShapeLayout? GetPureLayout(JsObject o, out object? shape)
+    {
+        ShapeLayout? layout = GetLayout(o, out shape);
+        return layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype) ? layout : null;
     }
 
     // The layout of o's hidden class, or null when o has none that the walk can read slot by slot.
@@ -461,9 +471,7 @@ internal sealed class Walker
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
         {
-            frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
-            frame.Shape = shape;
-            frame.Layout = layout;
+            StartShapedObject(ref frame, shape!, layout);
         }
         else if (_propertyList is not null && layout is not null)
         {
@@ -485,6 +493,49 @@ internal sealed class Walker
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
             frame.Keys = list;
         }
+    }
+
+    // Whether value is a plain object (then with its hidden class and layout) or an array whose toJSON lookup provably
+    // finds nothing and runs no code: SerializeJSONProperty steps 2-4 leave it as it is, and it can be opened at once.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsPure(JsValue value, out object? shape, out ShapeLayout? layout)
+    {
+        if (value is JsObject plain)
+        {
+            layout = GetPureLayout(plain, out shape);
+            return layout is not null;
+        }
+
+        shape = null;
+        layout = null;
+        return value is JsArray array && _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
+    }
+
+    private void OpenPure(JsValue value, object? shape, ShapeLayout? layout)
+    {
+        if (layout is not null)
+        {
+            OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
+        }
+        else
+        {
+            OpenArray(Unsafe.As<JsArray>(value));
+        }
+    }
+
+    // OpenObject for an object already known to have a usable hidden class, and no property list.
+    private void OpenShapedObject(JsObject o, object shape, ShapeLayout layout)
+    {
+        Enter(o);
+        _writer.StartObject();
+        StartShapedObject(ref _frames[_depth - 1], shape, layout);
+    }
+
+    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
+    {
+        frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
+        frame.Shape = shape;
+        frame.Layout = layout;
     }
 
     private static string[] QuoteList(List<JsValue> list)
@@ -672,6 +723,12 @@ internal sealed class Walker
                 // A hole reads the prototype chain, and other arrays may have getters or traps.
                 InvalidatePurity();
             }
+            else if (_pureShapes && IsPure(value, out object? shape, out ShapeLayout? layout))
+            {
+                OpenPure(value, shape, layout);
+                CountWork();
+                return;
+            }
 
             value = Prepare(value, container, null, i);
             if (!IsSerializable(value))
@@ -701,7 +758,23 @@ internal sealed class Walker
         {
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
-            JsValue value = ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.GetSlot(container, (int)i) : GetObserved(container, key);
+            JsValue value;
+            if (ShapeReader.HasShape(container, frame.Shape!))
+            {
+                value = ShapeReader.GetSlot(container, (int)i);
+                if (_pureShapes && IsPure(value, out object? childShape, out ShapeLayout? childLayout))
+                {
+                    _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
+                    frame.Empty = false;
+                    OpenPure(value, childShape, childLayout);
+                    CountWork();
+                    return;
+                }
+            }
+            else
+            {
+                value = GetObserved(container, key);
+            }
 
             // User code may run here, but only through other walkers: this frame stays where it is.
             value = Prepare(value, container, key, 0);
