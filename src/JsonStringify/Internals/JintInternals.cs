@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
+using Jint.Native.Function;
 using Jint.Native.Object;
 using Jint.Runtime;
 
@@ -39,11 +40,14 @@ internal static class JintInternals
     public static bool CallAccessorWorks => !ForcePublicReader && s_callAccessorWorks.Value;
 
     /// <summary>
-    /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: on the engine's call stack,
-    /// without the per-call closure and constraint reset of the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>.
+    /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: a function through its own
+    /// [[Call]], anything else (a proxy) through the engine's internal call; either way without the per-call closure
+    /// and constraint reset of the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>.
     /// </summary>
     public static JsValue Call(Engine engine, JsValue callable, JsValue thisObject, JsValue[] arguments) =>
-        EngineCall(engine, callable, thisObject, arguments, null);
+        callable is Function function
+            ? FunctionCall(function, thisObject, arguments)
+            : EngineCall(engine, callable, thisObject, arguments, null);
 
     /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
     public static Options? TryGetOptions(Engine engine) => OptionsAccessorWorks ? GetOptions(engine) : null;
@@ -81,6 +85,10 @@ internal static class JintInternals
         JsValue thisObject,
         JsValue[] arguments,
         [UnsafeAccessorType(ExpressionType)] object? expression);
+
+    // Jint 4.18.0: protected internal abstract JsValue Function.Call(JsValue thisObject, JsValue[] arguments)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "Call")]
+    private static extern JsValue FunctionCall(Function function, JsValue thisObject, JsValue[] arguments);
 
     // Jint 4.18.0: internal Shape JsObject.ShapeOf { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_ShapeOf")]
@@ -138,21 +146,28 @@ internal static class JintInternals
             JsValue native = engine.Evaluate("Math.max");
             JsValue thrower = engine.Evaluate("(function () { throw 'probe'; })");
             JsValue self = engine.Evaluate("({t: 'T'})");
+            JsValue proxy = engine.Evaluate("new Proxy(function (a) { return a * 2; }, {})");
             JsValue[] args = [JsNumber.Create(1), new JsString("x")];
             bool agrees =
-                EngineCall(engine, function, self, args, null).ToString() == engine.Call(function, self, args).ToString()
+                Call(engine, function, self, args).ToString() == engine.Call(function, self, args).ToString()
+                && Call(engine, function, self, args).ToString() == "T,1,x,2"
                 && EngineCall(engine, function, self, args, null).ToString() == "T,1,x,2"
-                && EngineCall(engine, arrow, JsValue.Undefined, [JsNumber.Create(41)], null).AsNumber() == 42
-                && EngineCall(engine, native, JsValue.Undefined, [JsNumber.Create(3), JsNumber.Create(9)], null).AsNumber() == 9;
-            try
+                && Call(engine, arrow, JsValue.Undefined, [JsNumber.Create(41)]).AsNumber() == 42
+                && Call(engine, native, JsValue.Undefined, [JsNumber.Create(3), JsNumber.Create(9)]).AsNumber() == 9
+                && Call(engine, proxy, JsValue.Undefined, [JsNumber.Create(21)]).AsNumber() == 42;
+            foreach (JsValue callable in (JsValue[])[thrower, engine.Evaluate("new Proxy(function () { throw 'probe'; }, {})")])
             {
-                EngineCall(engine, thrower, JsValue.Undefined, [], null);
-                return false;
+                try
+                {
+                    Call(engine, callable, JsValue.Undefined, []);
+                    return false;
+                }
+                catch (JavaScriptException e) when (e.Error.ToString() == "probe")
+                {
+                }
             }
-            catch (JavaScriptException e) when (e.Error.ToString() == "probe")
-            {
-                return agrees;
-            }
+
+            return agrees;
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {
