@@ -1,3 +1,5 @@
+using Jint.Native;
+
 namespace JsonStringify.Internals;
 
 /// <summary>Limits and tokens from ECMA-262 JSON.stringify and from .NET.</summary>
@@ -31,6 +33,9 @@ internal static class JsonConstants
     // The default MaxDepth: two million nested containers, beyond what V8 14.6 manages with a replacer (2,711) and
     // what Jint 4.18.0 survives (about 100,000), yet bounded, so that a toJSON that nests forever ends in a RangeError.
     public const int DefaultMaxDepth = 2_000_000;
+
+    // The property SerializeJSONProperty looks up on objects and BigInts.
+    public static readonly JsString ToJson = new("toJSON");
 
     public const string InvalidStringLength = "Invalid string length";
     public const string StackOverflow = "Maximum call stack size exceeded";

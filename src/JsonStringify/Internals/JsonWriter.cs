@@ -117,16 +117,7 @@ internal sealed class JsonWriter
 
     public void WritePropertyName(string name, bool first)
     {
-        if (!first)
-        {
-            WriteChar(',');
-        }
-
-        if (_gap.Length != 0)
-        {
-            WriteNewLine();
-        }
-
+        WriteSeparator(first);
         WriteString(name);
         WriteChar(':');
         if (_gap.Length != 0)
@@ -138,20 +129,12 @@ internal sealed class JsonWriter
     /// <summary>Like <see cref="WritePropertyName"/>, for a name already quoted and followed by ':'.</summary>
     public void WriteQuotedPropertyName(string quotedWithColon, bool first)
     {
-        if (!first)
-        {
-            WriteChar(',');
-        }
-
+        WriteSeparator(first);
+        WriteText(quotedWithColon);
         if (_gap.Length != 0)
         {
-            WriteNewLine();
-            WriteText(quotedWithColon);
             WriteChar(' ');
-            return;
         }
-
-        WriteText(quotedWithColon);
     }
 
     public void EndObject(bool empty)
@@ -171,7 +154,8 @@ internal sealed class JsonWriter
         _depth++;
     }
 
-    public void WriteElementSeparator(bool first)
+    /// <summary>Before an element or a property: a comma unless it is the first, then the line break and indentation.</summary>
+    public void WriteSeparator(bool first)
     {
         if (!first)
         {

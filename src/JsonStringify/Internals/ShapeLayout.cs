@@ -11,7 +11,6 @@ namespace JsonStringify.Internals;
 internal sealed class ShapeLayout
 {
     private static readonly ConditionalWeakTable<JsValue[], ShapeLayout> s_cache = new();
-    private static readonly JsString s_toJson = new("toJSON");
 
     private ShapeLayout(JsValue[] keys)
     {
@@ -22,7 +21,7 @@ internal sealed class ShapeLayout
             QuotedKeys[i] = StringEscaper.Quote(keys[i].ToString(), ":");
         }
 
-        HasToJson = Array.IndexOf(keys, s_toJson) >= 0;
+        HasToJson = Array.IndexOf(keys, JsonConstants.ToJson) >= 0;
     }
 
     /// <summary>The class's own keys, in slot order (which is also [[OwnPropertyKeys]] order).</summary>

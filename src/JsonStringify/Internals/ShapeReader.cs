@@ -84,10 +84,8 @@ internal sealed class ShapeReader : ValueReader
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
 
-    public override bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value) => TryGetDense(array, index, out value);
-
-    /// <summary>What <see cref="TryGetDenseElement"/> does, callable without a virtual call.</summary>
-    public static bool TryGetDense(ObjectInstance array, ulong index, out JsValue value)
+    /// <summary>An element of a dense array that is present (not a hole): reading it runs no user code.</summary>
+    public static bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
     {
         if (array is JsArray jsArray && index < jsArray.Length)
         {

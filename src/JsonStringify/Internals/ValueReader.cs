@@ -14,7 +14,6 @@ namespace JsonStringify.Internals;
 internal abstract class ValueReader
 {
     private static readonly JsString s_length = new("length");
-    private static readonly JsString s_toJson = new("toJSON");
 
     /// <summary>EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.</summary>
     public List<JsValue> GetEnumerableOwnKeys(ObjectInstance o)
@@ -85,12 +84,5 @@ internal abstract class ValueReader
     public virtual bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties) => false;
 
     /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
-    public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(s_toJson) == PropertyDescriptor.Undefined;
-
-    /// <summary>An element of a dense array that is present (not a hole): reading it runs no user code.</summary>
-    public virtual bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
-    {
-        value = JsValue.Undefined;
-        return false;
-    }
+    public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;
 }

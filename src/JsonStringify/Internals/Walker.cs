@@ -15,7 +15,6 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed class Walker
 {
-    private static readonly JsString s_toJson = new("toJSON");
     private static readonly JsString s_rawJson = new("rawJSON");
 
     private readonly JsonWriter _writer = new();
@@ -325,7 +324,7 @@ internal sealed class Walker
         for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
         {
             // Only prototypes whose own-property lookup is Jint's ordinary one: no proxy traps, no host code.
-            if (!_types.IsOrdinaryPrototype(p) || p.GetOwnProperty(s_toJson) != PropertyDescriptor.Undefined)
+            if (!_types.IsOrdinaryPrototype(p) || p.GetOwnProperty(JsonConstants.ToJson) != PropertyDescriptor.Undefined)
             {
                 return false;
             }
@@ -354,12 +353,12 @@ internal sealed class Walker
     {
         if (value is ObjectInstance o)
         {
-            return o.Get(s_toJson, o);
+            return o.Get(JsonConstants.ToJson, o);
         }
 
         // Object(value) as a call is ToObject; Jint's [[Construct]] of Object does not wrap BigInts.
         var wrapper = (ObjectInstance)_engine.Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
-        return wrapper.Get(s_toJson, value);
+        return wrapper.Get(JsonConstants.ToJson, value);
     }
 
     // SerializeJSONProperty step 4: ToNumber and ToString are observable (valueOf, toString); the others are not.
@@ -715,8 +714,11 @@ internal sealed class Walker
         while (frame.Index < frame.Count)
         {
             ulong i = frame.Index++;
-            _writer.WriteElementSeparator(i == 0);
-            if (!(_shapeReads ? ShapeReader.TryGetDense(container, i, out JsValue value) : _reader.TryGetDenseElement(container, i, out value)))
+            _writer.WriteSeparator(i == 0);
+
+            // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
+            JsValue value;
+            if (!(_shapeReads && ShapeReader.TryGetDenseElement(container, i, out value)))
             {
                 value = _reader.GetElement(container, i);
 
