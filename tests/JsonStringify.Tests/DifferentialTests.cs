@@ -83,6 +83,40 @@ public class DifferentialTests
         }
     }
 
+    // Short strings are checked and copied 8 chars at a time, with a last vector that overlaps the one before it; longer
+    // ones take the vectorised searches. Every length either side of those sizes, with each kind of char that needs
+    // escaping (and a valid pair, which does not) at every position, and the same texts as property names.
+    [Fact]
+    public void StringsOfEveryShortLengthMatchJint()
+    {
+        using var engine = new Engine();
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        string[] specials = ["\"", "\\", "\n", "\u0001", "\u001f", "\u007f", "\ud800", "\udfff", "\ud83d\ude00", "\u00e9", " "];
+        for (int length = 0; length <= 80; length++)
+        {
+            string clean = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
+            Check(clean);
+            foreach (string special in specials)
+            {
+                for (int at = 0; at <= length; at++)
+                {
+                    Check(clean.Insert(at, special));
+                }
+            }
+        }
+
+        void Check(string text)
+        {
+            var value = new JsString(text);
+            Assert.Equal(builtin.Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString(), ours.SerializeToString(value));
+            var holder = new JsObject(engine);
+            holder.Set(value, JsNumber.Create(1));
+            holder.Set("next", value);
+            Assert.Equal(builtin.Serialize(holder, JsValue.Undefined, JsValue.Undefined).ToString(), ours.SerializeToString(holder));
+        }
+    }
+
     private static int EnvironmentNumber(string name, int fallback) =>
         int.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out int value) ? value : fallback;
 }

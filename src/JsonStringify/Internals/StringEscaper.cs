@@ -1,5 +1,7 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace JsonStringify.Internals;
 
@@ -10,6 +12,10 @@ internal static class StringEscaper
     // vectorised search on its fastest path), and unpaired surrogates (searched for as a range).
     private static readonly SearchValues<char> s_asciiSpecial = SearchValues.Create(BuildAsciiSpecialChars());
 
+    // Strings up to this length are checked and copied in one pass, 8 chars at a time; most JSON strings are this
+    // short, and for them the two searches and the copy of the long path cost more than the chars themselves.
+    private const int MaxShortLength = 64;
+
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
     /// which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char of the value. A high surrogate
@@ -19,11 +25,23 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
     {
-        int i = IndexOfSpecial(value);
-        if (i < 0)
+        int i;
+        if (value.Length <= MaxShortLength)
         {
-            value.CopyTo(destination);
-            return value.Length;
+            i = CopyUntilSpecial(value, destination);
+            if (i < 0)
+            {
+                return value.Length;
+            }
+        }
+        else
+        {
+            i = IndexOfSpecial(value);
+            if (i < 0)
+            {
+                value.CopyTo(destination);
+                return value.Length;
+            }
         }
 
         return EscapeFrom(value, destination, i);
@@ -47,6 +65,66 @@ internal static class StringEscaper
         int surrogate = (ascii < 0 ? value : value[..ascii]).IndexOfAnyInRange('\uD800', '\uDFFF');
         return surrogate >= 0 ? surrogate : ascii;
     }
+
+    // Copies value into destination up to its first char that needs escaping, and returns that char's index (-1 when
+    // there is none). Whole vectors are copied before they are checked, so chars from the special one on may have been
+    // copied too; EscapeFrom writes over them.
+    private static int CopyUntilSpecial(ReadOnlySpan<char> value, Span<char> destination)
+    {
+        if (destination.Length < value.Length)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
+        int length = value.Length;
+        if (!Vector128.IsHardwareAccelerated || length < Vector128<ushort>.Count)
+        {
+            for (int k = 0; k < length; k++)
+            {
+                ushort c = Unsafe.Add(ref source, k);
+                if (IsSpecial(c))
+                {
+                    return k;
+                }
+
+                Unsafe.Add(ref target, k) = c;
+            }
+
+            return -1;
+        }
+
+        int i = 0;
+        int last = length - Vector128<ushort>.Count;
+        while (true)
+        {
+            // The last vector ends at the end of the value and may overlap the one before: the chars they share were
+            // found clean, so a special char found in it is the first.
+            int at = Math.Min(i, last);
+            Vector128<ushort> chars = Vector128.LoadUnsafe(ref source, (nuint)at);
+            chars.StoreUnsafe(ref target, (nuint)at);
+            Vector128<ushort> special =
+                Vector128.LessThan(chars, Vector128.Create((ushort)' '))
+                | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
+                | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
+                | Vector128.LessThan(chars - Vector128.Create((ushort)0xD800), Vector128.Create((ushort)0x800));
+            if (special != Vector128<ushort>.Zero)
+            {
+                return at + (int)uint.TrailingZeroCount(special.ExtractMostSignificantBits());
+            }
+
+            if (at == last)
+            {
+                return -1;
+            }
+
+            i += Vector128<ushort>.Count;
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsSpecial(ushort c) => c < ' ' || c == '"' || c == '\\' || (uint)(c - 0xD800) < 0x800;
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static int EscapeFrom(ReadOnlySpan<char> value, Span<char> destination, int i)
