@@ -154,14 +154,14 @@ public sealed partial class JsonSerializer
         TDestination destination, Func<Walker, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker walker = BufferPool.Walkers.Get();
+        Walker walker = BufferPool.RentWalker();
         try
         {
             return Walk(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
         }
         finally
         {
-            BufferPool.Walkers.Return(walker);
+            BufferPool.ReturnWalker(walker);
         }
     }
 

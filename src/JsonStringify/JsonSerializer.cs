@@ -100,7 +100,7 @@ public sealed partial class JsonSerializer
     public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker walker = BufferPool.Walkers.Get();
+        Walker walker = BufferPool.RentWalker();
         try
         {
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
@@ -110,7 +110,7 @@ public sealed partial class JsonSerializer
         finally
         {
             // Resetting the walker gives the builder, if one was needed, back to the pool.
-            BufferPool.Walkers.Return(walker);
+            BufferPool.ReturnWalker(walker);
         }
     }
 

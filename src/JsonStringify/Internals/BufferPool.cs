@@ -26,6 +26,42 @@ internal static class BufferPool
 
     public static ObjectPool<Walker> Walkers { get; } = new DefaultObjectPool<Walker>(new WalkerPolicy(), s_maxRetained);
 
+    // Each thread keeps the walker it used last, in front of the shared pool, as System.Text.Json keeps a writer per
+    // thread: a call then rents and returns without an interlocked exchange. A nested call finds the slot empty and
+    // goes to the pool.
+    [ThreadStatic]
+    private static Walker? s_threadWalker;
+
+    /// <summary>A walker for one call: this thread's own if it is free, else one from <see cref="Walkers"/>.</summary>
+    public static Walker RentWalker()
+    {
+        Walker? walker = s_threadWalker;
+        if (walker is null)
+        {
+            return Walkers.Get();
+        }
+
+        s_threadWalker = null;
+        return walker;
+    }
+
+    /// <summary>Gives a walker back: it is reset, and kept by this thread or by the pool.</summary>
+    public static void ReturnWalker(Walker walker)
+    {
+        if (s_threadWalker is null)
+        {
+            walker.Reset();
+            if (IsWorthKeeping(walker))
+            {
+                s_threadWalker = walker;
+            }
+
+            return;
+        }
+
+        Walkers.Return(walker);
+    }
+
     /// <summary>A pool with the default policy: JSON-sized builders are kept, one large one too, huge ones dropped.</summary>
     public static ObjectPool<StringBuilder> CreateBuilderPool() => new BuilderPool(
         new DefaultObjectPool<StringBuilder>(
@@ -59,6 +95,9 @@ internal static class BufferPool
         }
     }
 
+    // A walker whose cycle stack grew very deep is left to the GC.
+    private static bool IsWorthKeeping(Walker walker) => walker.StackCapacity <= MaxRetainedStackCapacity;
+
     private sealed class WalkerPolicy : IPooledObjectPolicy<Walker>
     {
         public Walker Create() => new();
@@ -66,7 +105,7 @@ internal static class BufferPool
         public bool Return(Walker obj)
         {
             obj.Reset();
-            return obj.StackCapacity <= MaxRetainedStackCapacity;
+            return IsWorthKeeping(obj);
         }
     }
 }
