@@ -1,4 +1,6 @@
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace JsonStringify.Internals;
 
@@ -19,6 +21,9 @@ internal sealed class JsonWriter
 
     // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the builder directly.
     private const int MaxBufferedText = BufferLength / 2;
+
+    // Property names up to this length (quoted, with the colon) are copied without a call to the BCL's memmove.
+    private const int MaxInlineCopy = 16;
 
     private readonly char[] _buffer = new char[BufferLength];
     private char[] _newLine = [];
@@ -129,6 +134,17 @@ internal sealed class JsonWriter
     /// <summary>Like <see cref="WritePropertyName"/>, for a name already quoted and followed by ':'.</summary>
     public void WriteQuotedPropertyName(string quotedWithColon, bool first)
     {
+        // Compact output, the common case: the comma and the name in one reservation, a short name copied inline.
+        if (_gap.Length == 0 && quotedWithColon.Length <= MaxInlineCopy)
+        {
+            Span<char> destination = Reserve(MaxInlineCopy + 1);
+            int at = first ? 0 : 1;
+            destination[0] = ',';
+            CopyShort(quotedWithColon, destination[at..]);
+            _pos += at + quotedWithColon.Length;
+            return;
+        }
+
         WriteSeparator(first);
         WriteText(quotedWithColon);
         if (_gap.Length != 0)
@@ -207,6 +223,40 @@ internal sealed class JsonWriter
     {
         token.CopyTo(Reserve(token.Length));
         _pos += token.Length;
+    }
+
+    // Copies a text of at most MaxInlineCopy chars into a destination with room for MaxInlineCopy chars: two
+    // overlapping moves of a power-of-two size cover every length without a loop or a call.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void CopyShort(string text, Span<char> destination)
+    {
+        if (destination.Length < MaxInlineCopy)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text.AsSpan()));
+        ref byte target = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(destination));
+        nuint bytes = (nuint)text.Length * sizeof(char);
+        if (bytes >= 16)
+        {
+            Vector128.LoadUnsafe(ref source).StoreUnsafe(ref target);
+            Vector128.LoadUnsafe(ref source, bytes - 16).StoreUnsafe(ref target, bytes - 16);
+        }
+        else if (bytes >= 8)
+        {
+            Unsafe.WriteUnaligned(ref target, Unsafe.ReadUnaligned<ulong>(ref source));
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, bytes - 8), Unsafe.ReadUnaligned<ulong>(ref Unsafe.Add(ref source, bytes - 8)));
+        }
+        else if (bytes >= 4)
+        {
+            Unsafe.WriteUnaligned(ref target, Unsafe.ReadUnaligned<uint>(ref source));
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, bytes - 4), Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref source, bytes - 4)));
+        }
+        else if (bytes != 0)
+        {
+            Unsafe.WriteUnaligned(ref target, Unsafe.ReadUnaligned<ushort>(ref source));
+        }
     }
 
     private void WriteText(string text)
