@@ -71,6 +71,9 @@ public class FastPathTests
         "class P { constructor(a) { this.a = a; } get b() { return 'b' + this.a; } } JSON.stringify([new P(1), {a: 2}, new P(3)], ['a', 'b'])",
         "JSON.stringify([{a: 1}, Object.create(new Proxy({}, {get(t, k) { return k === 'b' ? 'trapped' : undefined; }}))], ['a', 'b'])",
         "JSON.stringify({'na\\\"me': 1, x: {'na\\\"me': 2}}, ['na\\\"me', 'x'], 1)",
+        // a proxy's ownKeys trap (with no keys to read after it) or its length trap changes the object that holds it
+        "var o = {a: 1, p: null, c: 3, d: 4}; o.p = new Proxy({}, {ownKeys() { delete o.c; o.d = 'late'; return []; }}); JSON.stringify([o, {a: 2, p: 0, c: 5, d: 6}])",
+        "var o = {a: 1, p: null, b: 2}; o.p = new Proxy([], {get(t, k) { if (k === 'length') { delete o.b; o.b = 'late'; } return Reflect.get(t, k); }}); JSON.stringify(o)",
         // a nested call on the same serializer, while the outer call holds the cache
         "var o = {a: {toJSON() { return JSON.stringify({x: 1, y: [{z: 2}]}) + JSON.stringify({a: 0}); }}, b: {x: 3, y: []}}; JSON.stringify([o, o, {a: 9}])",
     };

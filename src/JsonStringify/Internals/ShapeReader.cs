@@ -21,15 +21,12 @@ internal sealed class ShapeReader : ValueReader
     // Stands for the layout of a plain object that has never had a property: it has no hidden class yet.
     private static readonly object s_virgin = new();
 
-    public override object? GetShape(ObjectInstance o)
-    {
-        if (o is not JsObject plain)
-        {
-            return null;
-        }
+    public override object? GetShape(ObjectInstance o) => o is JsObject plain ? GetShape(plain) : null;
 
-        return JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null);
-    }
+    /// <summary>The hidden class of a plain object, or null when it is in dictionary mode.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static object? GetShape(JsObject plain) =>
+        JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null);
 
     public override bool TryGetShapeKeys(object shape, out JsValue[]? keys)
     {

@@ -269,23 +269,26 @@ internal sealed class Walker
         _internalCalls ? JintInternals.Call(_engine, callable, thisObject, arguments) : _engine.Call(callable, thisObject, arguments);
 
     // True when looking up toJSON on o cannot find anything and cannot run user code: o is a hidden-class object or
-    // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either.
+    // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either. Only asked
+    // on a pure walk, which only the ShapeReader makes.
     private bool IsFreeOfToJson(ObjectInstance o)
     {
         if (o is JsArray array)
         {
-            return _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(o.Prototype);
+            return ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(o.Prototype);
         }
 
         return o is JsObject plain && GetPureLayout(plain, out _) is not null;
     }
 
     // For a plain object whose toJSON lookup provably finds nothing and runs no code (no replacer function, no property
-    // list): its hidden class and layout, with which it can be opened straight away. Null otherwise.
+    // list): its hidden class and layout, with which it can be opened straight away. Null otherwise. Only asked on a
+    // pure walk.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ShapeLayout? GetPureLayout(JsObject o, out object? shape)
     {
-        ShapeLayout? layout = GetLayout(o, out shape);
+        shape = ShapeReader.GetShape(o);
+        ShapeLayout? layout = shape is null ? null : GetLayout(shape);
         return layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype) ? layout : null;
     }
 
@@ -294,11 +297,12 @@ internal sealed class Walker
     private ShapeLayout? GetLayout(ObjectInstance o, out object? shape)
     {
         shape = _reader.GetShape(o);
-        if (shape is null)
-        {
-            return null;
-        }
+        return shape is null ? null : GetLayout(shape);
+    }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private ShapeLayout? GetLayout(object shape)
+    {
         ref ShapeCacheEntry entry = ref _shapeCache![RuntimeHelpers.GetHashCode(shape) & (JsonConstants.ShapeCacheSize - 1)];
         return ReferenceEquals(entry.Shape, shape) ? entry.Layout : AddLayout(shape, ref entry);
     }
@@ -311,9 +315,14 @@ internal sealed class Walker
         return layout;
     }
 
-    private bool IsPrototypeChainFreeOfToJson(ObjectInstance? prototype)
+    // Most objects in a document share one prototype, which is checked first, inline.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsPrototypeChainFreeOfToJson(ObjectInstance? prototype) =>
+        (_cleanPrototypeCount != 0 && ReferenceEquals(_cleanPrototypes[0], prototype)) || IsPrototypeChainFreeOfToJsonSlow(prototype);
+
+    private bool IsPrototypeChainFreeOfToJsonSlow(ObjectInstance? prototype)
     {
-        for (int i = 0; i < _cleanPrototypeCount; i++)
+        for (int i = 1; i < _cleanPrototypeCount; i++)
         {
             if (ReferenceEquals(_cleanPrototypes[i], prototype))
             {
@@ -454,6 +463,7 @@ internal sealed class Walker
     {
         string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
         string? json = _hostSerializer!(wrapper.Target, _gap, indent);
+        InvalidatePurity();
         if (!string.IsNullOrEmpty(json))
         {
             _writer.WriteRaw(json);
@@ -470,7 +480,7 @@ internal sealed class Walker
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
         {
-            StartShapedObject(ref frame, shape!, layout);
+            StartShapedObject(ref frame, shape!, layout, _epoch);
         }
         else if (_propertyList is not null && layout is not null)
         {
@@ -488,7 +498,9 @@ internal sealed class Walker
         }
         else
         {
+            // A proxy's ownKeys and getOwnPropertyDescriptor traps run here.
             List<JsValue> list = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
+            InvalidatePurity();
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
             frame.Keys = list;
         }
@@ -507,7 +519,7 @@ internal sealed class Walker
 
         shape = null;
         layout = null;
-        return value is JsArray array && _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
+        return value is JsArray array && ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
     }
 
     private void OpenPure(JsValue value, object? shape, ShapeLayout? layout)
@@ -527,14 +539,16 @@ internal sealed class Walker
     {
         Enter(o);
         _writer.StartObject();
-        StartShapedObject(ref _frames[_depth - 1], shape, layout);
+        StartShapedObject(ref _frames[_depth - 1], shape, layout, _epoch);
     }
 
-    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
+    // The object has the class now, at epoch: until user code runs, it keeps it.
+    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout, int epoch)
     {
         frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
         frame.Shape = shape;
         frame.Layout = layout;
+        frame.Epoch = epoch;
     }
 
     private static string[] QuoteList(List<JsValue> list)
@@ -613,6 +627,12 @@ internal sealed class Walker
     {
         Enter(array);
         ulong length = _reader.GetLength(array);
+        if (array is not JsArray)
+        {
+            // A proxy's get trap ran for "length".
+            InvalidatePurity();
+        }
+
         _writer.StartArray();
         _frames[_depth - 1].Start(FrameKind.Array, length);
     }
@@ -751,7 +771,8 @@ internal sealed class Walker
 
     // The rest of a hidden-class object, as RunArray does. While the object keeps its hidden class each value is read
     // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
-    // [[Get]]. Only the ShapeReader hands out layouts, so its reads are called directly.
+    // [[Get]]. The class is checked again only after user code may have run (the epoch moved). Only the ShapeReader
+    // hands out layouts, so its reads are called directly.
     private void RunShapedObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
@@ -761,7 +782,7 @@ internal sealed class Walker
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (ShapeReader.HasShape(container, frame.Shape!))
+            if (frame.Epoch == _epoch || HasShapeNow(ref frame))
             {
                 value = ShapeReader.GetSlot(container, (int)i);
                 if (_pureShapes && IsPure(value, out object? childShape, out ShapeLayout? childLayout))
@@ -795,6 +816,19 @@ internal sealed class Walker
                 return;
             }
         }
+    }
+
+    // Whether the frame's object still has the class it was opened with, now that user code may have run; if so, it
+    // keeps it until the epoch moves again.
+    private bool HasShapeNow(ref Frame frame)
+    {
+        if (!ShapeReader.HasShape(frame.Container!, frame.Shape!))
+        {
+            return false;
+        }
+
+        frame.Epoch = _epoch;
+        return true;
     }
 
     // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
