@@ -1,4 +1,3 @@
-using System.Globalization;
 using System.Numerics;
 
 namespace JsonStringify.Internals;
@@ -14,9 +13,6 @@ internal static class NumberFormatter
 
     // ... and from n > -6, i.e. 1e-6 is "0.000001" while 1e-7 is "1e-7".
     private const int MinPlainExponent = -6;
-
-    // The layout is written to the front of the buffer; the digits go to the back half first.
-    private const int ScratchOffset = JsonConstants.NumberBufferLength / 2;
 
     /// <summary>
     /// Writes the text of a finite <paramref name="value"/> into <paramref name="buffer"/> (at least
@@ -59,6 +55,13 @@ internal static class NumberFormatter
         }
 
         int length = CountDigits(value);
+        WriteDigits(value, length, buffer);
+        return length;
+    }
+
+    // Writes the length (its CountDigits) digits of value.
+    private static void WriteDigits(ulong value, int length, Span<char> buffer)
+    {
         ReadOnlySpan<char> pairs = DigitPairs;
         int i = length;
         if (value <= uint.MaxValue)
@@ -99,8 +102,6 @@ internal static class NumberFormatter
         {
             buffer[0] = (char)('0' + value);
         }
-
-        return length;
     }
 
     // floor(log10(value)) + 1: bits × log10(2) (1233 / 4096) estimates it, one comparison corrects it.
@@ -121,16 +122,71 @@ internal static class NumberFormatter
     private static ReadOnlySpan<char> DigitPairs =>
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
+    // The shortest digits, then Number::toString's layout of them. The digits are written where they end up, or one
+    // place to the right of it when a point or the first digit has to be moved in front of them.
     private static int FormatShortest(double value, Span<char> buffer)
     {
         (ulong significand, int exponent) = TryThousandths(Math.Abs(value), out ulong n, out int e)
             ? (n, e)
             : ShortestDecimal.Compute(Math.Abs(value));
-        Span<char> digits = buffer[ScratchOffset..];
-        int k = FormatUnsigned(significand, digits);
+        int w = 0;
+        if (value < 0)
+        {
+            buffer[w++] = '-';
+        }
 
-        // value = 0.d1d2..dk × 10^n
-        return Layout(value < 0, digits[..k], k + exponent, buffer);
+        // value = 0.d1d2..dk × 10^point
+        int k = CountDigits(significand);
+        int point = k + exponent;
+        if (k <= point && point <= MaxPlainExponent)
+        {
+            // dddd000
+            WriteDigits(significand, k, buffer[w..]);
+            buffer.Slice(w + k, point - k).Fill('0');
+            return w + point;
+        }
+
+        if (0 < point && point <= MaxPlainExponent)
+        {
+            // dd.dddd
+            WriteDigits(significand, k, buffer[(w + 1)..]);
+            for (int i = 0; i < point; i++)
+            {
+                buffer[w + i] = buffer[w + i + 1];
+            }
+
+            buffer[w + point] = '.';
+            return w + k + 1;
+        }
+
+        if (MinPlainExponent < point && point <= 0)
+        {
+            // 0.000dddd
+            buffer[w] = '0';
+            buffer[w + 1] = '.';
+            buffer.Slice(w + 2, -point).Fill('0');
+            w += 2 - point;
+            WriteDigits(significand, k, buffer[w..]);
+            return w + k;
+        }
+
+        // d.dddde+x, or de+x
+        WriteDigits(significand, k, buffer[(w + 1)..]);
+        buffer[w] = buffer[w + 1];
+        if (k > 1)
+        {
+            buffer[w + 1] = '.';
+            w += k + 1;
+        }
+        else
+        {
+            w++;
+        }
+
+        int power = point - 1;
+        buffer[w++] = 'e';
+        buffer[w++] = power < 0 ? '-' : '+';
+        return w + FormatUnsigned((ulong)Math.Abs(power), buffer[w..]);
     }
 
     // Prices, measurements and table data are mostly decimals of one to three places. When n / 1000 rounds to the
@@ -156,56 +212,5 @@ internal static class NumberFormatter
         digits = 0;
         exponent = 0;
         return false;
-    }
-
-    private static int Layout(bool negative, ReadOnlySpan<char> digits, int n, Span<char> buffer)
-    {
-        int k = digits.Length;
-        int w = 0;
-        if (negative)
-        {
-            buffer[w++] = '-';
-        }
-
-        if (k <= n && n <= MaxPlainExponent)
-        {
-            digits.CopyTo(buffer[w..]);
-            w += k;
-            buffer.Slice(w, n - k).Fill('0');
-            return w + (n - k);
-        }
-
-        if (0 < n && n <= MaxPlainExponent)
-        {
-            digits[..n].CopyTo(buffer[w..]);
-            w += n;
-            buffer[w++] = '.';
-            digits[n..].CopyTo(buffer[w..]);
-            return w + (k - n);
-        }
-
-        if (MinPlainExponent < n && n <= 0)
-        {
-            buffer[w++] = '0';
-            buffer[w++] = '.';
-            buffer.Slice(w, -n).Fill('0');
-            w += -n;
-            digits.CopyTo(buffer[w..]);
-            return w + k;
-        }
-
-        buffer[w++] = digits[0];
-        if (k > 1)
-        {
-            buffer[w++] = '.';
-            digits[1..].CopyTo(buffer[w..]);
-            w += k - 1;
-        }
-
-        int e = n - 1;
-        buffer[w++] = 'e';
-        buffer[w++] = e < 0 ? '-' : '+';
-        Math.Abs(e).TryFormat(buffer[w..], out int expLength, default, CultureInfo.InvariantCulture);
-        return w + expLength;
     }
 }
