@@ -398,26 +398,44 @@ internal sealed class Walker
     // is opened, and Run writes its contents.
     private void WriteValue(JsValue value)
     {
-        switch (value.Type)
+        Types type = value.Type;
+        if (IsJsonPrimitive(type))
         {
-            case Types.Null:
-                _writer.WriteNull();
-                break;
-            case Types.Boolean:
-                _writer.WriteBoolean(value.AsBoolean());
-                break;
-            case Types.String:
-                _writer.WriteString(value.ToString());
-                break;
-            case Types.Number:
-                _writer.WriteNumber(value.AsNumber());
-                break;
-            case Types.BigInt:
-                Throw.BigIntNotSerializable(_engine);
-                break;
-            default:
-                Open((ObjectInstance)value);
-                break;
+            WritePrimitive(value, type);
+        }
+        else if (type == Types.BigInt)
+        {
+            Throw.BigIntNotSerializable(_engine);
+        }
+        else
+        {
+            Open((ObjectInstance)value);
+        }
+    }
+
+    // Null, booleans, strings and numbers: values that SerializeJSONProperty writes as they are when there is no
+    // replacer function (toJSON and unboxing only concern objects and BigInts).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsJsonPrimitive(Types type) => type is Types.Null or Types.Boolean or Types.String or Types.Number;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WritePrimitive(JsValue value, Types type)
+    {
+        if (type == Types.String)
+        {
+            _writer.WriteString(value.ToString());
+        }
+        else if (type == Types.Number)
+        {
+            _writer.WriteNumber(value.AsNumber());
+        }
+        else if (type == Types.Boolean)
+        {
+            _writer.WriteBoolean(value.AsBoolean());
+        }
+        else
+        {
+            _writer.WriteNull();
         }
     }
 
@@ -752,6 +770,14 @@ internal sealed class Walker
                 return;
             }
 
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
+            }
+
             value = Prepare(value, container, null, i);
             if (!IsSerializable(value))
             {
@@ -797,6 +823,16 @@ internal sealed class Walker
             else
             {
                 value = GetObserved(container, key);
+            }
+
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
+                frame.Empty = false;
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
             }
 
             // User code may run here, but only through other walkers: this frame stays where it is.
@@ -960,7 +996,8 @@ internal sealed class Walker
             return _deepStack!.Contains(o);
         }
 
-        if (o is IObjectWrapper)
+        // Plain objects and arrays (sealed classes, so the first two tests are cheap) are never CLR wrappers.
+        if (o is not JsObject && o is not JsArray && o is IObjectWrapper)
         {
             return ContainsWrapper(o);
         }
