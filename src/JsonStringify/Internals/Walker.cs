@@ -148,7 +148,12 @@ internal sealed class Walker
         }
 
         _shapeCache = null;
-        Array.Clear(_frames, 0, _depth);
+        if (_depth != 0)
+        {
+            // The walk stopped part-way, on an exception.
+            Array.Clear(_frames, 0, _depth);
+        }
+
         _deepStack?.Clear();
         _depth = 0;
         _engine = null!;
@@ -156,8 +161,9 @@ internal sealed class Walker
         _types = null!;
         _reader = PublicReader.Instance;
         InvalidatePurity();
-        Array.Fill(_oneArgument, JsValue.Undefined);
-        Array.Fill(_twoArguments, JsValue.Undefined);
+        _oneArgument[0] = JsValue.Undefined;
+        _twoArguments[0] = JsValue.Undefined;
+        _twoArguments[1] = JsValue.Undefined;
         _replacer = null;
         _propertyList = null;
         _quotedList = null;
@@ -1002,9 +1008,10 @@ internal sealed class Walker
             return ContainsWrapper(o);
         }
 
-        for (int i = 0; i < _depth; i++)
+        Span<Frame> open = _frames.AsSpan(0, _depth);
+        for (int i = 0; i < open.Length; i++)
         {
-            if (ReferenceEquals(_frames[i].Container, o))
+            if (ReferenceEquals(open[i].Container, o))
             {
                 return true;
             }
