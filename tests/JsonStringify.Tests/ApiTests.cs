@@ -190,6 +190,11 @@ public class ApiTests
         Assert.Equal("[[[1]]]", serializer.SerializeToString(engine.Evaluate("[[[1]]]")));
         var e = Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[[1]]]]")));
         Assert.Equal("RangeError: Maximum call stack size exceeded", Js.ErrorText(e));
+
+        // An empty array is written without being opened, and counts all the same, inside an array or an object.
+        Assert.Equal("[[[]]]", serializer.SerializeToString(engine.Evaluate("[[[]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[[]]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: []}}})")));
         using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });
         Assert.Equal("RangeError: Maximum call stack size exceeded", Js.Run(script, "var o = {}; o.toJSON = () => [o]; JSON.stringify(o)"));
         Assert.Throws<ArgumentOutOfRangeException>(() => new JsonSerializerOptions { MaxDepth = 0 });

@@ -164,6 +164,8 @@ internal sealed class JsonWriter
         WriteChar('}');
     }
 
+    public void WriteEmptyArray() => WriteAscii("[]");
+
     public void StartArray()
     {
         WriteChar('[');

@@ -321,14 +321,16 @@ internal sealed class Walker
         return layout;
     }
 
-    // Most objects in a document share one prototype, which is checked first, inline.
+    // Most objects in a document share Object.prototype or Array.prototype, the first two remembered; they are checked
+    // inline. Slots past the count are null, and a null prototype is never remembered.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool IsPrototypeChainFreeOfToJson(ObjectInstance? prototype) =>
-        (_cleanPrototypeCount != 0 && ReferenceEquals(_cleanPrototypes[0], prototype)) || IsPrototypeChainFreeOfToJsonSlow(prototype);
+        (prototype is not null && (ReferenceEquals(_cleanPrototypes[0], prototype) || ReferenceEquals(_cleanPrototypes[1], prototype)))
+        || IsPrototypeChainFreeOfToJsonSlow(prototype);
 
     private bool IsPrototypeChainFreeOfToJsonSlow(ObjectInstance? prototype)
     {
-        for (int i = 1; i < _cleanPrototypeCount; i++)
+        for (int i = 2; i < _cleanPrototypeCount; i++)
         {
             if (ReferenceEquals(_cleanPrototypes[i], prototype))
             {
@@ -546,16 +548,35 @@ internal sealed class Walker
         return value is JsArray array && ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
     }
 
-    private void OpenPure(JsValue value, object? shape, ShapeLayout? layout)
+    // Opens what IsPure accepted; false when there was nothing to open: an empty array is written whole, after the
+    // same depth and cycle checks that opening it would make (it may be on the stack, emptied by a toJSON).
+    private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout)
     {
         if (layout is not null)
         {
             OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
+            return true;
         }
-        else
+
+        var array = Unsafe.As<JsArray>(value);
+        if (array.Length != 0)
         {
-            OpenArray(Unsafe.As<JsArray>(value));
+            OpenArray(array);
+            return true;
         }
+
+        if (_depth >= _maxDepth)
+        {
+            Throw.StackOverflow(_engine);
+        }
+
+        if (Contains(array))
+        {
+            Throw.CycleDetected(_engine);
+        }
+
+        _writer.WriteEmptyArray();
+        return false;
     }
 
     // OpenObject for an object already known to have a usable hidden class, and no property list.
@@ -771,9 +792,14 @@ internal sealed class Walker
             }
             else if (_pureShapes && IsPure(value, out object? shape, out ShapeLayout? layout))
             {
-                OpenPure(value, shape, layout);
+                bool opened = OpenPure(value, shape, layout);
                 CountWork();
-                return;
+                if (opened)
+                {
+                    return;
+                }
+
+                continue;
             }
 
             Types type = value.Type;
@@ -821,9 +847,14 @@ internal sealed class Walker
                 {
                     _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
                     frame.Empty = false;
-                    OpenPure(value, childShape, childLayout);
+                    bool opened = OpenPure(value, childShape, childLayout);
                     CountWork();
-                    return;
+                    if (opened)
+                    {
+                        return;
+                    }
+
+                    continue;
                 }
             }
             else
