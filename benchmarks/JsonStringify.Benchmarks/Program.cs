@@ -1,5 +1,13 @@
 using BenchmarkDotNet.Running;
+using JsonStringify.Benchmarks;
 
-// With no arguments the default suite runs without prompting; arguments pass through to BenchmarkDotNet.
+// --paired [filter] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
+// arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
+if (args.Length > 0 && args[0] == "--paired")
+{
+    PairedRunner.Run(args.Length > 1 ? args[1] : null);
+    return;
+}
+
 string[] effective = args.Length == 0 ? ["--filter", "*"] : args;
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(effective);

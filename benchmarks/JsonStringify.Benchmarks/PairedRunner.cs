@@ -1,0 +1,159 @@
+using System.Diagnostics;
+using System.Globalization;
+
+namespace JsonStringify.Benchmarks;
+
+/// <summary>
+/// A second way to read the ratios, for machines whose speed drifts: the same scenarios as the BenchmarkDotNet suite,
+/// but Jint and JsonStringify measured in alternating batches of about 50 ms each, in one process, so that both sides
+/// of every ratio see the same phase of the machine. Each round gives one ratio; the table shows their median and
+/// range. Run it with <c>dotnet run -c Release -- --paired [name filter]</c>.
+/// </summary>
+public static class PairedRunner
+{
+    private const int Rounds = 11;
+    private static readonly TimeSpan s_batch = TimeSpan.FromMilliseconds(200);
+    private static readonly TimeSpan s_warmUp = TimeSpan.FromMilliseconds(500);
+
+    public static void Run(string? filter)
+    {
+        Console.WriteLine($"Paired runs: {Rounds} rounds of alternating ~{s_batch.TotalMilliseconds:F0} ms batches per scenario, "
+            + $".NET {Environment.Version}, {Environment.ProcessorCount} cores.");
+        Console.WriteLine();
+        Console.WriteLine("| scenario | Jint 4.18.0 | JsonStringify | ratio (median) | ratio (range over rounds) |");
+        Console.WriteLine("| --- | ---: | ---: | ---: | ---: |");
+        foreach ((string name, Func<Pair> create) in Scenarios())
+        {
+            if (filter is not null && !name.Contains(filter, StringComparison.OrdinalIgnoreCase))
+            {
+                continue;
+            }
+
+            using Pair pair = create();
+            Measure(name, pair);
+        }
+    }
+
+    private static void Measure(string name, Pair pair)
+    {
+        Time(pair.Builtin, s_warmUp);
+        Time(pair.Ours, s_warmUp);
+        var ours = new double[Rounds];
+        var builtin = new double[Rounds];
+        var ratios = new double[Rounds];
+        for (int round = 0; round < Rounds; round++)
+        {
+            // Alternate which side goes first, so that neither always follows the other's garbage.
+            if (round % 2 == 0)
+            {
+                builtin[round] = Time(pair.Builtin, s_batch);
+                ours[round] = Time(pair.Ours, s_batch);
+            }
+            else
+            {
+                ours[round] = Time(pair.Ours, s_batch);
+                builtin[round] = Time(pair.Builtin, s_batch);
+            }
+
+            ratios[round] = ours[round] / builtin[round];
+        }
+
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture,
+            $"| {name} | {Format(Median(builtin))} | {Format(Median(ours))} | {Median(ratios):F2} | {ratios.Min():F2}–{ratios.Max():F2} |"));
+    }
+
+    // Seconds per call, over calls made until the budget is spent.
+    private static double Time(Action call, TimeSpan budget)
+    {
+        long calls = 0;
+        var clock = Stopwatch.StartNew();
+        do
+        {
+            call();
+            calls++;
+        }
+        while (clock.Elapsed < budget);
+
+        return clock.Elapsed.TotalSeconds / calls;
+    }
+
+    private static double Median(double[] values)
+    {
+        double[] sorted = [.. values.Order()];
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
+    }
+
+    private static string Format(double seconds) => seconds >= 1e-3
+        ? string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e3:F2} ms")
+        : string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e6:F2} µs");
+
+    private static IEnumerable<(string Name, Func<Pair> Create)> Scenarios()
+    {
+        foreach (string file in Corpus.Files)
+        {
+            string document = Path.GetFileNameWithoutExtension(file);
+            foreach (int space in (int[])[0, 2])
+            {
+                yield return ($"{document}, {(space == 0 ? "compact" : "space 2")}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
+            }
+        }
+
+        foreach (string file in Corpus.Files)
+        {
+            string document = Path.GetFileNameWithoutExtension(file);
+            foreach (string kind in (string[])["function", "list"])
+            {
+                yield return ($"{document}, replacer {kind}", () => Pair.Of(new ReplacerBenchmarks { File = file, Kind = kind }));
+            }
+        }
+
+        foreach (string shape in (string[])["20000x20", "1000x1000"])
+        {
+            yield return ($"table {shape}", () => Pair.Of(new TableBenchmarks { Shape = shape }));
+        }
+
+        foreach (string document in (string[])["event", "array10"])
+        {
+            yield return ($"small: {document}", () => Pair.Of(new SmallDocumentBenchmarks { Document = document }));
+        }
+
+        foreach (string file in Corpus.Files)
+        {
+            string document = Path.GetFileNameWithoutExtension(file);
+            yield return ($"{document}, in script", () =>
+            {
+                var scenario = new ScriptBenchmarks { File = file };
+                scenario.Setup();
+                return new Pair(() => scenario.Builtin(), () => scenario.Ours(), scenario);
+            });
+        }
+
+        foreach (string file in Corpus.Files)
+        {
+            string document = Path.GetFileNameWithoutExtension(file);
+            yield return ($"{document}, UTF-8 IBufferWriter", () =>
+            {
+                var scenario = new Utf8Benchmarks { File = file };
+                scenario.Setup();
+                return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
+            });
+        }
+    }
+
+    /// <summary>The two sides of one scenario, set up, and what to dispose afterwards.</summary>
+    private sealed class Pair(Action builtin, Action ours, IDisposable owner) : IDisposable
+    {
+        public Action Builtin { get; } = builtin;
+
+        public Action Ours { get; } = ours;
+
+        public static Pair Of(SerializerBenchmark scenario)
+        {
+            scenario.Setup();
+            return new Pair(() => scenario.Builtin(), () => scenario.Ours(), scenario);
+        }
+
+        public void Dispose() => owner.Dispose();
+    }
+}
