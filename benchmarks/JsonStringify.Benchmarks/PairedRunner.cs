@@ -5,7 +5,7 @@ namespace JsonStringify.Benchmarks;
 
 /// <summary>
 /// A second way to read the ratios, for machines whose speed drifts: the same scenarios as the BenchmarkDotNet suite,
-/// but Jint and JsonStringify measured in alternating batches of about 50 ms each, in one process, so that both sides
+/// but Jint and JsonStringify measured in alternating batches of about 200 ms each, in one process, so that both sides
 /// of every ratio see the same phase of the machine. Each round gives one ratio; the table shows their median and
 /// range. Run it with <c>dotnet run -c Release -- --paired [name filter]</c>.
 /// </summary>
