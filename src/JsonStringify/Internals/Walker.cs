@@ -39,8 +39,8 @@ internal sealed class Walker
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
     private int _cleanPrototypeCount;
 
-    // Counts the points after which user code may have run; a table object's descriptors, read when it was opened,
-    // are used only while this has not moved.
+    // Counts the points after which user code may have run: a table object's descriptors, read when it was opened,
+    // are used only while this has not moved, and a hidden-class object's class is checked again only once it has.
     private int _epoch;
 
     // With a replacer property list: each key quoted once for the call; for each hidden class met, the slot of each
