@@ -120,24 +120,12 @@ public static class PairedRunner
 
         foreach (string file in Corpus.Files)
         {
-            string document = Path.GetFileNameWithoutExtension(file);
-            yield return ($"{document}, in script", () =>
-            {
-                var scenario = new ScriptBenchmarks { File = file };
-                scenario.Setup();
-                return new Pair(() => scenario.Builtin(), () => scenario.Ours(), scenario);
-            });
+            yield return ($"{Path.GetFileNameWithoutExtension(file)}, in script", () => Pair.Of(new ScriptBenchmarks { File = file }));
         }
 
         foreach (string file in Corpus.Files)
         {
-            string document = Path.GetFileNameWithoutExtension(file);
-            yield return ($"{document}, UTF-8 IBufferWriter", () =>
-            {
-                var scenario = new Utf8Benchmarks { File = file };
-                scenario.Setup();
-                return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
-            });
+            yield return ($"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter", () => Pair.Of(new Utf8Benchmarks { File = file }));
         }
     }
 
@@ -152,6 +140,19 @@ public static class PairedRunner
         {
             scenario.Setup();
             return new Pair(() => scenario.Builtin(), () => scenario.Ours(), scenario);
+        }
+
+        public static Pair Of(ScriptBenchmarks scenario)
+        {
+            scenario.Setup();
+            return new Pair(() => scenario.Builtin(), () => scenario.Ours(), scenario);
+        }
+
+        // Our IBufferWriter, against Jint's own IBufferWriter overload.
+        public static Pair Of(Utf8Benchmarks scenario)
+        {
+            scenario.Setup();
+            return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
         }
 
         public void Dispose() => owner.Dispose();
