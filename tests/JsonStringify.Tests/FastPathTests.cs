@@ -107,6 +107,82 @@ public class FastPathTests
         Assert.Equal(jintAndV8, Js.Run(builtin, script));
     }
 
+    // A lazy slot's factory (Jint's public JsObjectLayout API) is host code that may run scripts: here it changes the
+    // object being read, an object further out, or Object.prototype. The slot is read as a getter would be, and each
+    // case must match Jint's own serializer on both readers.
+    [Theory]
+    [InlineData("self", "{\"a\":\"A\",\"b\":\"B\",\"d\":\"D\"}")]
+    [InlineData("parent", "{\"x\":{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"z\":2}")]
+    [InlineData("prototype", "[{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"late\"]")]
+    public void LazySlotsAreReadAsUserCode(string target, string expected)
+    {
+        // Each serializer gets fresh objects, since a factory runs only once.
+        foreach (string serializerKind in (string[])["builtin", "fast", "public"])
+        {
+            using var engine = new Engine();
+            engine.Execute("""
+                var parent = {x: null, y: 1, z: 2};
+                function mutate(o, target) {
+                  if (target === 'self') { delete o.c; }
+                  if (target === 'parent') { delete parent.y; }
+                  if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
+                }
+                """);
+            JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+                .Add("a")
+                .AddLazy("b", (o, state) =>
+                {
+                    o.Engine.Invoke("mutate", o, (string)state!);
+                    return new JsString("B");
+                })
+                .Add("c")
+                .Add("d")
+                .Build();
+            JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
+            JsValue value = target switch
+            {
+                "parent" => engine.Evaluate("parent"),
+                "prototype" => engine.Evaluate("[null, {q: 1}]"),
+                _ => lazy,
+            };
+            if (target == "parent")
+            {
+                ((JsObject)value).Set("x", lazy);
+            }
+            else if (target == "prototype")
+            {
+                ((JsArray)value).Set(0, lazy);
+            }
+
+            string json = serializerKind == "builtin"
+                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString()
+                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value)!;
+            Assert.Equal(expected, json);
+        }
+    }
+
+    // A prototype in a hidden class whose toJSON is a lazy slot: the walk finds the key in the class's layout without
+    // running the factory, and the lookup that follows runs it, as Jint's serializer does.
+    [Fact]
+    public void ALazyToJsonOnAPrototypeIsFoundAndCalled()
+    {
+        using var engine = new Engine();
+        int calls = 0;
+        JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+            .AddLazy("toJSON", (o, _) =>
+            {
+                calls++;
+                return o.Engine.Evaluate("(function () { return 'from lazy ' + this.k; })");
+            })
+            .Build();
+        JsObject prototype = JsObject.Create(engine, layout, [null]);
+        engine.SetValue("proto", prototype);
+        JsValue value = engine.Evaluate("var o = Object.create(proto); o.k = 1; [o, {k: 2}]");
+        Assert.Equal("[\"from lazy 1\",{\"k\":2}]", new JsonSerializer(engine).SerializeToString(value));
+        Assert.Equal("[\"from lazy 1\",{\"k\":2}]", new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString());
+        Assert.Equal(1, calls);
+    }
+
     [Fact]
     public void CorpusIsIdenticalOnBothReaders()
     {

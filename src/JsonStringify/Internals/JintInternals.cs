@@ -61,8 +61,12 @@ internal static class JintInternals
     /// <summary>Whether <paramref name="o"/> has never had an own property: no shape, no property table, extensible.</summary>
     public static bool IsVirginPlainObject(JsObject o) => IsVirgin(o);
 
-    /// <summary>The value in <paramref name="slot"/>, materialised if it is lazy.</summary>
-    public static JsValue GetSlotForRead(JsObject o, int slot) => SlotForRead(o, slot);
+    /// <summary>
+    /// What <paramref name="slot"/> holds, without materialising it: a lazy slot (from the public
+    /// <c>JsObjectLayout.Builder.AddLazy</c>) holds a placeholder of type <see cref="Types.Empty"/> until its factory,
+    /// host code that may run scripts, is called.
+    /// </summary>
+    public static JsValue GetRawSlot(JsObject o, int slot) => RawSlot(o, slot);
 
     /// <summary>
     /// Whether an array has no own property but its elements and length: Jint keeps every other string-keyed own
@@ -107,9 +111,9 @@ internal static class JintInternals
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_IsVirginPlainObject")]
     private static extern bool IsVirgin(JsObject o);
 
-    // Jint 4.18.0: internal JsValue JsObject.GetSlotForRead(int slot)
-    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "GetSlotForRead")]
-    private static extern JsValue SlotForRead(JsObject o, int slot);
+    // Jint 4.18.0: internal JsValue JsObject.GetSlot(int slot)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "GetSlot")]
+    private static extern JsValue RawSlot(JsObject o, int slot);
 
     // Jint 4.18.0: internal HybridDictionary<PropertyDescriptor>? ObjectInstance.Properties { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Properties")]
@@ -202,10 +206,31 @@ internal static class JintInternals
 
             for (int i = 0; i < keys.Length; i++)
             {
-                if (!keys[i].Equals(publicKeys[i]) || !ReferenceEquals(SlotForRead(first, i), first.Get(keys[i])))
+                if (!keys[i].Equals(publicKeys[i]) || !ReferenceEquals(RawSlot(first, i), first.Get(keys[i])))
                 {
                     return false;
                 }
+            }
+
+            // A lazy slot reads as a placeholder until [[Get]] runs its factory, then as the value.
+            int factoryCalls = 0;
+            JsObjectLayout lazyLayout = JsObjectLayout.CreateBuilder()
+                .Add("a")
+                .AddLazy("b", (_, _) =>
+                {
+                    factoryCalls++;
+                    return new JsString("made");
+                })
+                .Build();
+            JsObject lazy = JsObject.Create(engine, lazyLayout, [JsNumber.Create(1), null]);
+            if (RawSlot(lazy, 1).Type != Types.Empty
+                || factoryCalls != 0
+                || lazy.Get("b").ToString() != "made"
+                || factoryCalls != 1
+                || RawSlot(lazy, 1).ToString() != "made"
+                || RawSlot(lazy, 0).Type == Types.Empty)
+            {
+                return false;
             }
 
             var empty = (JsObject)engine.Evaluate("({})");

@@ -44,8 +44,15 @@ internal sealed class ShapeReader : ValueReader
         o is JsObject plain
         && (ReferenceEquals(shape, s_virgin) ? JintInternals.IsVirginPlainObject(plain) : ReferenceEquals(JintInternals.ShapeOf(plain), shape));
 
-    /// <summary>The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>.</summary>
-    public static JsValue GetSlot(ObjectInstance o, int slot) => JintInternals.GetSlotForRead(Unsafe.As<JsObject>(o), slot);
+    /// <summary>
+    /// The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>, or null when the slot is
+    /// lazy: its factory is host code that may run scripts, so callers read it through [[Get]], as user code.
+    /// </summary>
+    public static JsValue? TryGetSlot(ObjectInstance o, int slot)
+    {
+        JsValue value = JintInternals.GetRawSlot(Unsafe.As<JsObject>(o), slot);
+        return value is null || value.Type == Types.Empty ? null : value;
+    }
 
     // Jint lists a table's keys in the table's order unless one starts with a digit; then array indices go first, in
     // ascending order. Such objects are left to the public reads.

@@ -39,8 +39,8 @@ internal sealed class Walker
     private readonly ObjectInstance?[] _cleanPrototypes = new ObjectInstance?[4];
     private int _cleanPrototypeCount;
 
-    // Counts the points after which user code may have run: a table object's descriptors, read when it was opened,
-    // are used only while this has not moved, and a hidden-class object's class is checked again only once it has.
+    // Counts the points after which user code may have run; a table object's descriptors, read when it was opened,
+    // are used only while this has not moved.
     private int _epoch;
 
     // With a replacer property list: each key quoted once for the call; for each hidden class met, the slot of each
@@ -341,7 +341,7 @@ internal sealed class Walker
         for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
         {
             // Only prototypes whose own-property lookup is Jint's ordinary one: no proxy traps, no host code.
-            if (!_types.IsOrdinaryPrototype(p) || p.GetOwnProperty(JsonConstants.ToJson) != PropertyDescriptor.Undefined)
+            if (!_types.IsOrdinaryPrototype(p) || HasOwnWithoutCode(p, JsonConstants.ToJson) != false)
             {
                 return false;
             }
@@ -353,6 +353,20 @@ internal sealed class Walker
         }
 
         return true;
+    }
+
+    // Whether an ordinary prototype has an own property, asked without running user code: a plain object in a hidden
+    // class answers from its layout, since looking into it would run the factory of a lazy slot. Null when the class
+    // cannot tell (an integer-like key); only the ShapeReader has classes.
+    private bool? HasOwnWithoutCode(ObjectInstance prototype, JsValue key)
+    {
+        if (_shapeReads && prototype is JsObject plain && ShapeReader.GetShape(plain) is { } shape)
+        {
+            ShapeLayout? layout = GetLayout(shape);
+            return layout is null ? null : Array.IndexOf(layout.Keys, key) >= 0;
+        }
+
+        return prototype.GetOwnProperty(key) != PropertyDescriptor.Undefined;
     }
 
     private void InvalidatePurity()
@@ -506,7 +520,7 @@ internal sealed class Walker
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
         {
-            StartShapedObject(ref frame, shape!, layout, _epoch);
+            StartShapedObject(ref frame, shape!, layout);
         }
         else if (_propertyList is not null && layout is not null)
         {
@@ -584,16 +598,14 @@ internal sealed class Walker
     {
         Enter(o);
         _writer.StartObject();
-        StartShapedObject(ref _frames[_depth - 1], shape, layout, _epoch);
+        StartShapedObject(ref _frames[_depth - 1], shape, layout);
     }
 
-    // The object has the class now, at epoch: until user code runs, it keeps it.
-    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout, int epoch)
+    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
     {
         frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
         frame.Shape = shape;
         frame.Layout = layout;
-        frame.Epoch = epoch;
     }
 
     private static string[] QuoteList(List<JsValue> list)
@@ -645,7 +657,7 @@ internal sealed class Walker
 
             for (int i = 0; i < absent.Length; i++)
             {
-                absent[i] = absent[i] && p.GetOwnProperty(_propertyList[i]) == PropertyDescriptor.Undefined;
+                absent[i] = absent[i] && HasOwnWithoutCode(p, _propertyList[i]) == false;
             }
         }
 
@@ -713,15 +725,16 @@ internal sealed class Walker
             string? quotedName = null;
             if (frame.Kind == FrameKind.ListedObject)
             {
-                // A listed key the class has is read from its slot; one it lacks, with a clean prototype chain and no
-                // user code run since the object was opened, is undefined without a lookup. Otherwise (found on the
-                // prototype chain, perhaps as a getter, or the object changed) [[Get]] reads it.
+                // A listed key the class has is read from its slot (unless the slot is lazy); one it lacks, with a
+                // clean prototype chain and no user code run since the object was opened, is undefined without a
+                // lookup. Otherwise (found on the prototype chain, perhaps as a getter, or the object changed) [[Get]]
+                // reads it.
                 key = _propertyList![(int)i];
                 quotedName = _quotedList![i];
                 int slot = frame.Slots![i];
-                if (slot >= 0 && ShapeReader.HasShape(container, frame.Shape!))
+                if (slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, slot) is { } slotValue)
                 {
-                    value = ShapeReader.GetSlot(container, slot);
+                    value = slotValue;
                 }
                 else if (slot < 0 && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
                 {
@@ -829,8 +842,9 @@ internal sealed class Walker
 
     // The rest of a hidden-class object, as RunArray does. While the object keeps its hidden class each value is read
     // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
-    // [[Get]]. The class is checked again only after user code may have run (the epoch moved). Only the ShapeReader
-    // hands out layouts, so its reads are called directly.
+    // [[Get]], and so does a lazy slot, whose factory may run scripts. The class is checked before every read: host
+    // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it. Only the
+    // ShapeReader hands out layouts, so its reads are called directly.
     private void RunShapedObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
@@ -840,9 +854,9 @@ internal sealed class Walker
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (frame.Epoch == _epoch || HasShapeNow(ref frame))
+            if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
             {
-                value = ShapeReader.GetSlot(container, (int)i);
+                value = slotValue;
                 if (_pureShapes && IsPure(value, out object? childShape, out ShapeLayout? childLayout))
                 {
                     _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
@@ -889,19 +903,6 @@ internal sealed class Walker
                 return;
             }
         }
-    }
-
-    // Whether the frame's object still has the class it was opened with, now that user code may have run; if so, it
-    // keeps it until the epoch moves again.
-    private bool HasShapeNow(ref Frame frame)
-    {
-        if (!ShapeReader.HasShape(frame.Container!, frame.Shape!))
-        {
-            return false;
-        }
-
-        frame.Epoch = _epoch;
-        return true;
     }
 
     // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
