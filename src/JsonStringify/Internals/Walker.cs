@@ -549,12 +549,36 @@ internal sealed class Walker
     // Whether value is a plain object (then with its hidden class and layout) or an array whose toJSON lookup provably
     // finds nothing and runs no code: SerializeJSONProperty steps 2-4 leave it as it is, and it can be opened at once.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool IsPure(JsValue value, out object? shape, out ShapeLayout? layout)
+    private bool IsPure(ref Frame parent, JsValue value, out object? shape, out ShapeLayout? layout)
     {
         if (value is JsObject plain)
         {
-            layout = GetPureLayout(plain, out shape);
-            return layout is not null;
+            // Siblings mostly share a class (rows of a table, elements of a list): the parent remembers the last one.
+            shape = ShapeReader.GetShape(plain);
+            if (shape is null)
+            {
+                layout = null;
+                return false;
+            }
+
+            if (ReferenceEquals(shape, parent.ChildShape))
+            {
+                layout = parent.ChildLayout;
+            }
+            else
+            {
+                layout = GetLayout(shape);
+                parent.ChildShape = shape;
+                parent.ChildLayout = layout;
+            }
+
+            if (layout is null || layout.HasToJson || !IsPrototypeChainFreeOfToJson(plain.Prototype))
+            {
+                layout = null;
+                return false;
+            }
+
+            return true;
         }
 
         shape = null;
@@ -803,7 +827,7 @@ internal sealed class Walker
                 // A hole reads the prototype chain, and other arrays may have getters or traps.
                 InvalidatePurity();
             }
-            else if (_pureShapes && IsPure(value, out object? shape, out ShapeLayout? layout))
+            else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
                 bool opened = OpenPure(value, shape, layout);
                 CountWork();
@@ -857,7 +881,7 @@ internal sealed class Walker
             if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
             {
                 value = slotValue;
-                if (_pureShapes && IsPure(value, out object? childShape, out ShapeLayout? childLayout))
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
                     _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
                     frame.Empty = false;
@@ -1083,6 +1107,11 @@ internal sealed class Walker
         public object? Shape;
 
         public ShapeLayout? Layout;
+
+        // The class of the last plain object read from this container, and its layout.
+        public object? ChildShape;
+
+        public ShapeLayout? ChildLayout;
 
         public List<JsValue>? Keys;
 
