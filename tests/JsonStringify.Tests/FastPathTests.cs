@@ -161,6 +161,33 @@ public class FastPathTests
         }
     }
 
+    // The same through a replacer property list, which reads listed keys from their slots.
+    [Fact]
+    public void LazySlotsAreReadAsUserCodeWithAPropertyList()
+    {
+        foreach (string serializerKind in (string[])["builtin", "fast", "public"])
+        {
+            using var engine = new Engine();
+            JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+                .Add("a")
+                .AddLazy("b", (o, _) =>
+                {
+                    o.Engine.Execute("lazy.c = 'changed'; delete lazy.d;");
+                    return new JsString("B");
+                })
+                .Add("c")
+                .Add("d")
+                .Build();
+            JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")]);
+            engine.SetValue("lazy", lazy);
+            JsValue list = engine.Evaluate("['d', 'b', 'c', 'a']");
+            string json = serializerKind == "builtin"
+                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(lazy, list, JsValue.Undefined).ToString()
+                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(lazy, list)!;
+            Assert.Equal("{\"d\":\"D\",\"b\":\"B\",\"c\":\"changed\",\"a\":\"A\"}", json);
+        }
+    }
+
     // A prototype in a hidden class whose toJSON is a lazy slot: the walk finds the key in the class's layout without
     // running the factory, and the lookup that follows runs it, as Jint's serializer does.
     [Fact]
