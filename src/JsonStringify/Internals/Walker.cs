@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -295,8 +296,13 @@ internal sealed class Walker
     {
         shape = ShapeReader.GetShape(o);
         ShapeLayout? layout = shape is null ? null : GetLayout(shape);
-        return layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype) ? layout : null;
+        return IsPureLayout(o, layout) ? layout : null;
     }
+
+    // Whether a plain object with this layout has no toJSON, own or on its (ordinary) prototype chain.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsPureLayout(JsObject o, [NotNullWhen(true)] ShapeLayout? layout) =>
+        layout is not null && !layout.HasToJson && IsPrototypeChainFreeOfToJson(o.Prototype);
 
     // The layout of o's hidden class, or null when o has none that the walk can read slot by slot.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -572,7 +578,7 @@ internal sealed class Walker
                 parent.ChildLayout = layout;
             }
 
-            if (layout is null || layout.HasToJson || !IsPrototypeChainFreeOfToJson(plain.Prototype))
+            if (!IsPureLayout(plain, layout))
             {
                 layout = null;
                 return false;
@@ -793,14 +799,13 @@ internal sealed class Walker
 
             if (quotedName is not null)
             {
-                _writer.WriteQuotedPropertyName(quotedName, frame.Empty);
+                WriteName(ref frame, quotedName);
             }
             else
             {
                 _writer.WritePropertyName(key.ToString(), frame.Empty);
+                frame.Empty = false;
             }
-
-            frame.Empty = false;
 
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
             WriteValue(value);
@@ -883,8 +888,7 @@ internal sealed class Walker
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
-                    frame.Empty = false;
+                    WriteName(ref frame, layout.QuotedKeys[i]);
                     bool opened = OpenPure(value, childShape, childLayout);
                     CountWork();
                     if (opened)
@@ -903,8 +907,7 @@ internal sealed class Walker
             Types type = value.Type;
             if (_replacer is null && IsJsonPrimitive(type))
             {
-                _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
-                frame.Empty = false;
+                WriteName(ref frame, layout.QuotedKeys[i]);
                 WritePrimitive(value, type);
                 CountWork();
                 continue;
@@ -917,8 +920,7 @@ internal sealed class Walker
                 continue;
             }
 
-            _writer.WriteQuotedPropertyName(layout.QuotedKeys[i], frame.Empty);
-            frame.Empty = false;
+            WriteName(ref frame, layout.QuotedKeys[i]);
             bool opens = value.Type == Types.Object;
             WriteValue(value);
             CountWork();
@@ -927,6 +929,14 @@ internal sealed class Walker
                 return;
             }
         }
+    }
+
+    // A property's name, already quoted and followed by ':', with the separator before it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteName(ref Frame frame, string quotedWithColon)
+    {
+        _writer.WriteQuotedPropertyName(quotedWithColon, frame.Empty);
+        frame.Empty = false;
     }
 
     // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
