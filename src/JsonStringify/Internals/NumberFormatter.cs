@@ -59,40 +59,16 @@ internal static class NumberFormatter
         return length;
     }
 
-    // Writes the length (its CountDigits) digits of value.
+    // Writes the length (its CountDigits) digits of value. Values that fit in 32 bits divide in 32 bits, which is
+    // the faster division; the loop is one generic method, compiled separately for each width.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
         ReadOnlySpan<char> pairs = DigitPairs;
-        int i = length;
-        if (value <= uint.MaxValue)
-        {
-            uint small = (uint)value;
-            while (small >= 100)
-            {
-                uint quotient = small / 100;
-                int pair = (int)(small - (quotient * 100)) * 2;
-                small = quotient;
-                i -= 2;
-                buffer[i + 1] = pairs[pair + 1];
-                buffer[i] = pairs[pair];
-            }
+        value = value <= uint.MaxValue
+            ? WritePairs((uint)value, length, buffer)
+            : WritePairs(value, length, buffer);
 
-            value = small;
-        }
-        else
-        {
-            while (value >= 100)
-            {
-                ulong quotient = value / 100;
-                int pair = (int)(value - (quotient * 100)) * 2;
-                value = quotient;
-                i -= 2;
-                buffer[i + 1] = pairs[pair + 1];
-                buffer[i] = pairs[pair];
-            }
-        }
-
-        // One or two leading digits are left, and i is their count.
+        // One or two leading digits are left, for the front of the buffer.
         if (value >= 10)
         {
             buffer[1] = pairs[((int)value * 2) + 1];
@@ -102,6 +78,27 @@ internal static class NumberFormatter
         {
             buffer[0] = (char)('0' + value);
         }
+    }
+
+    // Writes all but the one or two leading digits of value, two at a time, right to left from end; returns those
+    // leading digits.
+    private static T WritePairs<T>(T value, int end, Span<char> buffer)
+        where T : IBinaryInteger<T>
+    {
+        ReadOnlySpan<char> pairs = DigitPairs;
+        T hundred = T.CreateTruncating(100);
+        int i = end;
+        while (value >= hundred)
+        {
+            T quotient = value / hundred;
+            int pair = int.CreateTruncating(value - (quotient * hundred)) * 2;
+            value = quotient;
+            i -= 2;
+            buffer[i + 1] = pairs[pair + 1];
+            buffer[i] = pairs[pair];
+        }
+
+        return value;
     }
 
     // floor(log10(value)) + 1: bits × log10(2) (1233 / 4096) estimates it, one comparison corrects it.
