@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
@@ -54,8 +56,8 @@ internal sealed class ShapeReader : ValueReader
         return value is null || value.Type == Types.Empty ? null : value;
     }
 
-    // Jint lists a table's keys in the table's order unless one starts with a digit; then array indices go first, in
-    // ascending order. Such objects are left to the public reads.
+    // A table lists its keys in insertion order; [[OwnPropertyKeys]] puts array indices first, in ascending numeric
+    // order, and the other keys after them in table order. Keys are unique, so the indices sort without ties.
     public override bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties)
     {
         if (o is not JsObject plain || JintInternals.ShapeOf(plain) is not null || JintInternals.IsVirginPlainObject(plain))
@@ -63,27 +65,54 @@ internal sealed class ShapeReader : ValueReader
             return false;
         }
 
+        int indexCount = 0;
         foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
         {
-            if (property.Key.Type != Types.String)
+            if (property.Key.Type != Types.String || !property.Value.Enumerable)
             {
                 continue;
             }
 
-            string name = property.Key.ToString();
-            if (name.Length != 0 && char.IsDigit(name[0]))
+            properties.Add(property);
+            if (IndexKey.IsArrayIndex(property.Key.ToString(), out _))
             {
-                properties.Clear();
-                return false;
-            }
-
-            if (property.Value.Enumerable)
-            {
-                properties.Add(property);
+                indexCount++;
             }
         }
 
+        if (indexCount != 0)
+        {
+            HoistIndices(CollectionsMarshal.AsSpan(properties), indexCount);
+        }
+
         return true;
+    }
+
+    // Moves the array-index keys to the front, sorted by index, and keeps the order of the others behind them.
+    private static void HoistIndices(Span<KeyValuePair<JsValue, PropertyDescriptor>> properties, int indexCount)
+    {
+        KeyValuePair<JsValue, PropertyDescriptor>[] others = ArrayPool<KeyValuePair<JsValue, PropertyDescriptor>>.Shared.Rent(properties.Length - indexCount);
+        uint[] indices = ArrayPool<uint>.Shared.Rent(indexCount);
+        int front = 0;
+        int back = 0;
+        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in properties)
+        {
+            if (IndexKey.IsArrayIndex(property.Key.ToString(), out uint index))
+            {
+                indices[front] = index;
+                properties[front++] = property;
+            }
+            else
+            {
+                others[back++] = property;
+            }
+        }
+
+        indices.AsSpan(0, indexCount).Sort(properties[..indexCount]);
+        others.AsSpan(0, back).CopyTo(properties[indexCount..]);
+        others.AsSpan(0, back).Clear();
+        ArrayPool<KeyValuePair<JsValue, PropertyDescriptor>>.Shared.Return(others);
+        ArrayPool<uint>.Shared.Return(indices);
     }
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
