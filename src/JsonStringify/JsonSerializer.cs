@@ -27,6 +27,9 @@ public sealed partial class JsonSerializer
     private Options? _engineOptions;
     private ShapeCacheEntry[]? _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
+    // The replacer property list of the last call that had one, for the next such call to reuse.
+    private PropertyList? _lastPropertyList;
+
     /// <summary>Creates a serializer for <paramref name="engine"/> with the default options.</summary>
     /// <param name="engine">The engine whose values are serialized and in which toJSON and replacers run.</param>
     public JsonSerializer(Engine engine)
@@ -119,7 +122,7 @@ public sealed partial class JsonSerializer
     {
         // Steps 4-8, in order: the replacer (a property list is read now), then space.
         JsValue? replacerFunction = null;
-        List<JsValue>? propertyList = null;
+        PropertyList? propertyList = null;
         if (replacer is ObjectInstance replacerObject)
         {
             if (replacerObject.IsCallable())
@@ -161,35 +164,66 @@ public sealed partial class JsonSerializer
         return TypeConverter.ToBoolean(Engine.Call(_isArrayIntrinsic, Engine.Intrinsics.Array, [o]));
     }
 
-    // JSON.stringify step 4.b: strings, numbers, and String and Number objects, without duplicates, in order.
-    private List<JsValue> ReadPropertyList(ObjectInstance replacer)
+    // JSON.stringify step 4.b: strings, numbers, and String and Number objects, in order (PropertyList drops the
+    // duplicates). Items are compared with the last list's as they are read; when all match, that list serves again.
+    private PropertyList ReadPropertyList(ObjectInstance replacer)
     {
-        var list = new List<JsValue>();
-        var seen = new HashSet<string>(StringComparer.Ordinal);
+        PropertyList? last = _lastPropertyList;
+        string[] lastItems = last?.Items ?? [];
+        List<string>? items = null;
+        int count = 0;
         ulong length = Reader.GetLength(replacer);
         Span<char> number = stackalloc char[JsonConstants.NumberBufferLength];
         for (ulong k = 0; k < length; k++)
         {
             JsValue element = Reader.GetElement(replacer, k);
-            string? item = element.Type switch
+            string? text = element.Type switch
             {
                 Types.String => element.ToString(),
-                Types.Number => FormatKey(element.AsNumber(), number),
-                Types.Object when element is IJsPrimitive { Type: Types.String or Types.Number } =>
-                    TypeConverter.ToString(element),
+                Types.Object when element is IJsPrimitive { Type: Types.String or Types.Number } => TypeConverter.ToString(element),
                 _ => null,
             };
 
-            if (item is not null && seen.Add(item))
+            scoped ReadOnlySpan<char> item;
+            if (text is not null)
             {
-                list.Add(new JsString(item));
+                item = text;
             }
+            else if (element.Type == Types.Number)
+            {
+                item = FormatKey(element.AsNumber(), number);
+            }
+            else
+            {
+                continue;
+            }
+
+            if (items is null)
+            {
+                if (count < lastItems.Length && item.SequenceEqual(lastItems[count]))
+                {
+                    count++;
+                    continue;
+                }
+
+                items = [.. lastItems.AsSpan(0, count)];
+            }
+
+            items.Add(text ?? new string(item));
+            count++;
         }
 
+        if (last is not null && items is null && count == lastItems.Length)
+        {
+            return last;
+        }
+
+        var list = new PropertyList(items is null ? lastItems[..count] : [.. items]);
+        _lastPropertyList = list;
         return list;
     }
 
-    private static string FormatKey(double value, Span<char> buffer)
+    private static ReadOnlySpan<char> FormatKey(double value, Span<char> buffer)
     {
         if (double.IsNaN(value))
         {
@@ -201,7 +235,7 @@ public sealed partial class JsonSerializer
             return value > 0 ? "Infinity" : "-Infinity";
         }
 
-        return new string(buffer[..NumberFormatter.Format(value, buffer)]);
+        return buffer[..NumberFormatter.Format(value, buffer)];
     }
 
     // JSON.stringify steps 5-8: Number and String objects are coerced first (observably), then clamped to 10.

@@ -75,6 +75,14 @@ public class FastPathTests
         "class P { constructor(a) { this.a = a; } get b() { return 'b' + this.a; } } JSON.stringify([new P(1), {a: 2}, new P(3)], ['a', 'b'])",
         "JSON.stringify([{a: 1}, Object.create(new Proxy({}, {get(t, k) { return k === 'b' ? 'trapped' : undefined; }}))], ['a', 'b'])",
         "JSON.stringify({'na\\\"me': 1, x: {'na\\\"me': 2}}, ['na\\\"me', 'x'], 1)",
+        // a property list is reused by later calls while its items stay the same: items that change, repeat, are
+        // numbers or boxed, a nested call with the same list, and objects whose properties live in a table
+        "var list = ['a', 1, 'b']; var o = {a: 1, 1: 'one', b: 2, c: 3}; var r1 = JSON.stringify(o, list); list.push('c'); var r2 = JSON.stringify(o, list); list[0] = 'c'; var r3 = JSON.stringify(o, list); list.length = 1; var r4 = JSON.stringify(o, list); [r1, r2, r3, r4, JSON.stringify(o, ['b', 'a', 'b', new String('c'), 1.0, new Number(1)]), JSON.stringify(o, [])].join()",
+        "JSON.stringify({1: 'a', '1.5': 'b', '0': 'z', 'NaN': 'n', Infinity: 'i', '-Infinity': 'm', '1e+21': 'e'}, [1, 1.5, -0, NaN, Infinity, -Infinity, 1e21, 1.5])",
+        "var list = ['a', 'b']; var o = {a: {toJSON() { return JSON.stringify({a: 1, b: 2}, list) + JSON.stringify({b: 3}, ['b']); }}, b: {a: 5, b: 6}}; JSON.stringify(o, list) + JSON.stringify(o, list)",
+        "var t = {a: 1, b: 2, c: 3, z: 0}; delete t.z; Object.defineProperty(t, 'g', {get() { t.b = 'changed'; return 'got'; }, enumerable: true}); Object.prototype.p = 'proto'; var r = JSON.stringify([t, t], ['a', 'g', 'b', 'p', 'missing']); delete Object.prototype.p; r",
+        "var t = {a: {toJSON() { Object.prototype.m = 'late'; return 1; }}, z: 0}; delete t.z; var u = {m: 0, z: 0}; delete u.m; var r = JSON.stringify([t, u], ['a', 'm']); delete Object.prototype.m; r",
+        "var protos = [null, {}, Object.create(null), {q: 'pq'}, {r: 'pr'}, {}]; var arr = []; for (var i = 0; i < 24; i++) { var o = Object.create(protos[i % 6]); o.a = i; if (i % 4 === 0) { o.z = 0; delete o.z; } arr.push(o); } JSON.stringify(arr, ['a', 'q', 'r'])",
         // a proxy's ownKeys trap (with no keys to read after it) or its length trap changes the object that holds it
         "var o = {a: 1, p: null, c: 3, d: 4}; o.p = new Proxy({}, {ownKeys() { delete o.c; o.d = 'late'; return []; }}); JSON.stringify([o, {a: 2, p: 0, c: 5, d: 6}])",
         "var o = {a: 1, p: null, b: 2}; o.p = new Proxy([], {get(t, k) { if (k === 'length') { delete o.b; o.b = 'late'; } return Reflect.get(t, k); }}); JSON.stringify(o)",

@@ -17,6 +17,9 @@ internal static class JsonConstants
     // Entries (a power of two) in a walker's cache of hidden-class layouts.
     public const int ShapeCacheSize = 32;
 
+    // With a replacer property list, a walker remembers which listed keys the chains of this many prototypes lack.
+    public const int AbsentKeysEntries = 4;
+
     // A walker keeps the property lists of table objects (more than 64 properties, or deleted ones) up to this size.
     public const int MaxRetainedTableCapacity = 4096;
 

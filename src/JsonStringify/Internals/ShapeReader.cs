@@ -41,6 +41,9 @@ internal sealed class ShapeReader : ValueReader
         return JintInternals.TryGetOrderedKeyStrings(shape, out keys);
     }
 
+    /// <summary>Whether a plain object keeps its properties in a table (dictionary mode), where looking one up runs no code.</summary>
+    public static bool IsTable(JsObject plain) => JintInternals.ShapeOf(plain) is null && !JintInternals.IsVirginPlainObject(plain);
+
     /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>.</summary>
     public static bool HasShape(ObjectInstance o, object shape) =>
         o is JsObject plain
@@ -60,7 +63,7 @@ internal sealed class ShapeReader : ValueReader
     // order, and the other keys after them in table order. Keys are unique, so the indices sort without ties.
     public override bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties)
     {
-        if (o is not JsObject plain || JintInternals.ShapeOf(plain) is not null || JintInternals.IsVirginPlainObject(plain))
+        if (o is not JsObject plain || !IsTable(plain))
         {
             return false;
         }

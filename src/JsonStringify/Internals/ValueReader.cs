@@ -79,7 +79,7 @@ internal abstract class ValueReader
     /// <summary>
     /// For an ordinary object whose properties are kept in a table rather than a hidden class: its enumerable own
     /// string-keyed properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass. False (and
-    /// nothing added) when the reader cannot do that for <paramref name="o"/>, for example when a key is integer-like.
+    /// nothing added) when the reader cannot do that for <paramref name="o"/>.
     /// </summary>
     public virtual bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties) => false;
 

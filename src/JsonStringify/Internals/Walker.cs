@@ -44,14 +44,11 @@ internal sealed class Walker
     // are used only while this has not moved.
     private int _epoch;
 
-    // With a replacer property list: each key quoted once for the call; for each hidden class met, the slot of each
-    // listed key (-1 when the class lacks it); and, for one prototype, which listed keys its whole chain lacks, valid
-    // while _epoch stays at _absentEpoch.
-    private string[]? _quotedList;
-    private readonly Dictionary<ShapeLayout, int[]> _listSlots = new(ReferenceEqualityComparer.Instance);
-    private ObjectInstance? _absentPrototype;
-    private bool[]? _absentKeys;
-    private int _absentEpoch;
+    // With a replacer property list, for a few prototypes: which listed keys the whole chain lacks, as worked out when
+    // _epoch was at the entry's epoch. Once the epoch has moved, an entry is worked out again in its own array: a frame
+    // that holds the array reads it only while the epoch is still the frame's own.
+    private readonly AbsentKeysEntry[] _absentKeys = new AbsentKeysEntry[JsonConstants.AbsentKeysEntries];
+    private int _nextAbsentEntry;
 
     // Emptied property lists of table objects, for reuse.
     private readonly Stack<List<KeyValuePair<JsValue, PropertyDescriptor>>> _spareTables = new();
@@ -78,7 +75,7 @@ internal sealed class Walker
     private bool _shapeReads;
     private bool _internalCalls;
     private JsValue? _replacer;
-    private List<JsValue>? _propertyList;
+    private PropertyList? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
     private string _gap = string.Empty;
 
@@ -107,7 +104,7 @@ internal sealed class Walker
         JsonSerializer owner,
         OutputSink output,
         JsValue? replacer,
-        List<JsValue>? propertyList,
+        PropertyList? propertyList,
         string gap,
         long maxLength,
         int maxDepth)
@@ -125,7 +122,6 @@ internal sealed class Walker
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
-        _quotedList = propertyList is null ? null : QuoteList(propertyList);
         _hostSerializer = owner.HostSerializer;
         _gap = gap;
         _maxDepth = maxDepth;
@@ -167,10 +163,11 @@ internal sealed class Walker
         _twoArguments[1] = JsValue.Undefined;
         _replacer = null;
         _propertyList = null;
-        _quotedList = null;
-        _listSlots.Clear();
-        _absentPrototype = null;
-        _absentKeys = null;
+        for (int i = 0; i < _absentKeys.Length; i++)
+        {
+            _absentKeys[i].Prototype = null;
+        }
+
         _hostSerializer = null;
         _gap = string.Empty;
         _writer.Reset();
@@ -528,11 +525,12 @@ internal sealed class Walker
         {
             StartShapedObject(ref frame, shape!, layout);
         }
-        else if (_propertyList is not null && layout is not null)
+        else if (_propertyList is not null && (layout is not null || IsTable(o)))
         {
+            // A hidden-class object is read slot by slot, a table object by looking up each listed key in its table.
             frame.Start(FrameKind.ListedObject, (ulong)_propertyList.Count);
             frame.Shape = shape;
-            frame.Slots = ListSlots(layout);
+            frame.Slots = layout is null ? null : _propertyList.SlotsFor(layout);
             frame.AbsentKeys = AbsentKeys(o.Prototype);
             frame.Epoch = _epoch;
         }
@@ -545,8 +543,17 @@ internal sealed class Walker
         else
         {
             // A proxy's ownKeys and getOwnPropertyDescriptor traps run here.
-            List<JsValue> list = _propertyList ?? _reader.GetEnumerableOwnKeys(o);
-            InvalidatePurity();
+            List<JsValue> list;
+            if (_propertyList is not null)
+            {
+                list = _propertyList.Keys;
+            }
+            else
+            {
+                list = _reader.GetEnumerableOwnKeys(o);
+                InvalidatePurity();
+            }
+
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
             frame.Keys = list;
         }
@@ -638,64 +645,54 @@ internal sealed class Walker
         frame.Layout = layout;
     }
 
-    private static string[] QuoteList(List<JsValue> list)
-    {
-        var quoted = new string[list.Count];
-        for (int i = 0; i < quoted.Length; i++)
-        {
-            quoted[i] = StringEscaper.Quote(list[i].ToString(), ":");
-        }
-
-        return quoted;
-    }
-
-    // For each key of the property list, its slot in the hidden class, or -1.
-    private int[] ListSlots(ShapeLayout layout)
-    {
-        if (!_listSlots.TryGetValue(layout, out int[]? slots))
-        {
-            slots = new int[_propertyList!.Count];
-            for (int i = 0; i < slots.Length; i++)
-            {
-                slots[i] = Array.IndexOf(layout.Keys, _propertyList[i]);
-            }
-
-            _listSlots[layout] = slots;
-        }
-
-        return slots;
-    }
-
     // Which keys of the property list no object on prototype's chain has: [[Get]] of such a key, on an object that
     // lacks it too, finds undefined and runs no code. Null when a prototype on the chain is not an ordinary object.
     private bool[]? AbsentKeys(ObjectInstance? prototype)
     {
-        if (ReferenceEquals(prototype, _absentPrototype) && _absentEpoch == _epoch)
+        AbsentKeysEntry[] entries = _absentKeys;
+        int found = -1;
+        for (int i = 0; i < entries.Length; i++)
         {
-            return _absentKeys;
-        }
-
-        bool[]? absent = new bool[_propertyList!.Count];
-        Array.Fill(absent, true);
-        for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
-        {
-            if (!_types.IsOrdinaryPrototype(p))
+            if (ReferenceEquals(entries[i].Prototype, prototype))
             {
-                absent = null;
+                found = i;
                 break;
             }
+        }
 
-            for (int i = 0; i < absent.Length; i++)
+        if (found >= 0 && entries[found].Epoch == _epoch)
+        {
+            return entries[found].Usable ? entries[found].Keys : null;
+        }
+
+        if (found < 0)
+        {
+            found = _nextAbsentEntry;
+            _nextAbsentEntry = (_nextAbsentEntry + 1) % entries.Length;
+        }
+
+        ref AbsentKeysEntry entry = ref entries[found];
+        int count = _propertyList!.Count;
+
+        // An array still held by a frame opened at this epoch is left to it.
+        bool[] absent = entry.Keys is { } keys && keys.Length >= count && entry.Epoch != _epoch ? keys : new bool[count];
+        bool usable = true;
+        absent.AsSpan(0, count).Fill(true);
+        for (ObjectInstance? p = prototype; p is not null && usable; p = p.Prototype)
+        {
+            usable = _types.IsOrdinaryPrototype(p);
+            for (int i = 0; usable && i < count; i++)
             {
-                absent[i] = absent[i] && HasOwnWithoutCode(p, _propertyList[i]) == false;
+                absent[i] = absent[i] && HasOwnWithoutCode(p, _propertyList.Keys[i]) == false;
             }
         }
 
-        _absentPrototype = prototype;
-        _absentKeys = absent;
-        _absentEpoch = _epoch;
-        return absent;
+        entry = new AbsentKeysEntry { Prototype = prototype, Keys = absent, Epoch = _epoch, Usable = usable };
+        return usable ? absent : null;
     }
+
+    // A table object: a plain object whose properties are in a table, so that looking one up runs no user code.
+    private bool IsTable(ObjectInstance o) => _shapeReads && o is JsObject plain && ShapeReader.IsTable(plain);
 
     private List<KeyValuePair<JsValue, PropertyDescriptor>>? TryGetTableProperties(ObjectInstance o)
     {
@@ -755,25 +752,35 @@ internal sealed class Walker
             string? quotedName = null;
             if (frame.Kind == FrameKind.ListedObject)
             {
-                // A listed key the class has is read from its slot (unless the slot is lazy); one it lacks, with a
-                // clean prototype chain and no user code run since the object was opened, is undefined without a
-                // lookup. Otherwise (found on the prototype chain, perhaps as a getter, or the object changed) [[Get]]
-                // reads it.
-                key = _propertyList![(int)i];
-                quotedName = _quotedList![i];
-                int slot = frame.Slots![i];
-                if (slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, slot) is { } slotValue)
+                // A listed key the object has is read from its slot (unless the slot is lazy) or its table entry
+                // (unless it is an accessor); one it lacks, with a clean prototype chain and no user code run since
+                // the object was opened, is undefined without a lookup. Otherwise (found on the prototype chain,
+                // perhaps as a getter, or the object changed) [[Get]] reads it.
+                key = _propertyList!.Keys[(int)i];
+                quotedName = _propertyList.QuotedKeys[i];
+
+                // The value, when reading it runs no code; null when [[Get]] must read it.
+                JsValue? read;
+                bool lacksKey;
+                if (frame.Slots is { } slots)
                 {
-                    value = slotValue;
-                }
-                else if (slot < 0 && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
-                {
-                    continue;
+                    int slot = slots[i];
+                    lacksKey = slot < 0;
+                    read = slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.TryGetSlot(container, slot) : null;
                 }
                 else
                 {
-                    value = GetObserved(container, key);
+                    PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
+                    lacksKey = own == PropertyDescriptor.Undefined;
+                    read = own is not null && own.GetType() == typeof(PropertyDescriptor) && own.IsDataDescriptor() ? own.Value : null;
                 }
+
+                if (lacksKey && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
+                {
+                    continue;
+                }
+
+                value = read ?? GetObserved(container, key);
             }
             else if (frame.Kind == FrameKind.TableObject)
             {
@@ -787,7 +794,7 @@ internal sealed class Walker
             else
             {
                 key = frame.Keys![(int)i];
-                quotedName = _quotedList?[i];
+                quotedName = _propertyList?.QuotedKeys[i];
                 value = GetObserved(container, key);
             }
 
@@ -1100,6 +1107,17 @@ internal sealed class Walker
     }
 
     // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container.
+    private struct AbsentKeysEntry
+    {
+        public ObjectInstance? Prototype;
+
+        public bool[]? Keys;
+
+        public int Epoch;
+
+        public bool Usable;
+    }
+
     private struct Frame
     {
         public ObjectInstance? Container;
