@@ -1,5 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -254,16 +255,19 @@ internal sealed class Walker
         return value;
     }
 
+    // The lists are exactly JsValue[] (never an array of a derived type), so they are filled without the covariant
+    // store check that an indexer assignment makes.
     private static JsValue[] Arguments(JsValue[] list, JsValue first)
     {
-        list[0] = first;
+        MemoryMarshal.GetArrayDataReference(list) = first;
         return list;
     }
 
     private static JsValue[] Arguments(JsValue[] list, JsValue first, JsValue second)
     {
-        list[0] = first;
-        list[1] = second;
+        ref JsValue start = ref MemoryMarshal.GetArrayDataReference(list);
+        start = first;
+        Unsafe.Add(ref start, 1) = second;
         return list;
     }
 
