@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
 using System.Text;
 using Jint;
 using Jint.Native;
@@ -161,6 +162,45 @@ public class SafetyTests(ITestOutputHelper output)
 
         Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]"), replacer));
         Assert.Equal(1, pool.Created);
+    }
+
+    // The walker a thread keeps between calls, and the pool's, must not keep the last document alive: not after a walk
+    // that succeeded, and not after one that failed deep inside it.
+    [Theory]
+    [InlineData(false)]
+    [InlineData(true)]
+    public void AKeptWalkerPinsNoDocument(bool fail)
+    {
+        WeakReference document = SerializeAndDrop(fail);
+        GC.Collect();
+        GC.WaitForPendingFinalizers();
+        GC.Collect();
+        Assert.False(document.IsAlive);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static WeakReference SerializeAndDrop(bool fail)
+    {
+        var engine = new Engine();
+        JsValue document = engine.Evaluate("""
+            var wide = {z: 0}; delete wide.z; wide.k = [1, {m: 2}];
+            ({a: [{b: {c: [wide]}}], d: {e: 1}, f: {get g() { if (globalThis.fail) throw new Error('deep'); return 1; }}})
+            """);
+        engine.SetValue("fail", fail);
+        var serializer = new JsonSerializer(engine);
+        if (fail)
+        {
+            Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(document));
+        }
+        else
+        {
+            Assert.NotNull(serializer.SerializeToString(document, engine.Evaluate("['a', 'b', 'c', 'k', 'm']")));
+            Assert.NotNull(serializer.SerializeToString(document));
+        }
+
+        var reference = new WeakReference(document);
+        engine.Dispose();
+        return reference;
     }
 
     [Fact]

@@ -26,6 +26,10 @@ internal sealed class Walker
     private Frame[] _frames = new Frame[16];
     private HashSet<ObjectInstance>? _deepStack;
     private int _depth;
+
+    // Frames are not cleared when their container closes: each kind of frame sets what it reads when it starts, and
+    // the frames used by a call are cleared when it ends, so that a pooled walker pins nothing.
+    private int _framesUsed;
     private int _maxDepth;
 
     // Work since the engine's constraints (timeout, cancellation, memory, statements) were last checked.
@@ -146,11 +150,8 @@ internal sealed class Walker
         }
 
         _shapeCache = null;
-        if (_depth != 0)
-        {
-            // The walk stopped part-way, on an exception.
-            Array.Clear(_frames, 0, _depth);
-        }
+        Array.Clear(_frames, 0, _framesUsed);
+        _framesUsed = 0;
 
         _deepStack?.Clear();
         _depth = 0;
@@ -969,17 +970,26 @@ internal sealed class Walker
             _writer.EndObject(frame.Empty);
         }
 
-        if (frame.Properties is { } properties && properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
+        if (frame.Kind == FrameKind.TableObject)
         {
-            properties.Clear();
-            _spareTables.Push(properties);
+            RecycleTable(ref frame);
         }
 
         Exit();
-        frame = default;
         if (_writer.Length >= _nextCheckLength)
         {
             CheckWork();
+        }
+    }
+
+    private void RecycleTable(ref Frame frame)
+    {
+        List<KeyValuePair<JsValue, PropertyDescriptor>> properties = frame.Properties!;
+        frame.Properties = null;
+        if (properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
+        {
+            properties.Clear();
+            _spareTables.Push(properties);
         }
     }
 
@@ -1039,6 +1049,11 @@ internal sealed class Walker
         if (_depth == _frames.Length)
         {
             Array.Resize(ref _frames, _frames.Length * 2);
+        }
+
+        if (_depth == _framesUsed)
+        {
+            _framesUsed++;
         }
 
         _frames[_depth++].Container = o;
@@ -1110,7 +1125,6 @@ internal sealed class Walker
         return false;
     }
 
-    // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container.
     private struct AbsentKeysEntry
     {
         public ObjectInstance? Prototype;
@@ -1122,6 +1136,8 @@ internal sealed class Walker
         public bool Usable;
     }
 
+    // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container, and
+    // each kind sets the fields it reads. The class remembered for children stays valid from one container to the next.
     private struct Frame
     {
         public ObjectInstance? Container;
