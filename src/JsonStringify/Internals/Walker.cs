@@ -160,9 +160,8 @@ internal sealed class Walker
         _types = null!;
         _reader = PublicReader.Instance;
         InvalidatePurity();
-        _oneArgument[0] = JsValue.Undefined;
-        _twoArguments[0] = JsValue.Undefined;
-        _twoArguments[1] = JsValue.Undefined;
+        Arguments(_oneArgument, JsValue.Undefined);
+        Arguments(_twoArguments, JsValue.Undefined, JsValue.Undefined);
         _replacer = null;
         _propertyList = null;
         for (int i = 0; i < _absentKeys.Length; i++)
@@ -338,15 +337,14 @@ internal sealed class Walker
 
     private bool IsPrototypeChainFreeOfToJsonSlow(ObjectInstance? prototype)
     {
-        for (int i = 2; i < _cleanPrototypeCount; i++)
+        if (IsRememberedClean(prototype))
         {
-            if (ReferenceEquals(_cleanPrototypes[i], prototype))
-            {
-                return true;
-            }
+            return true;
         }
 
-        for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
+        // A chain is clean where its rest is: the walk stops at a prototype already known to be clean.
+        ObjectInstance? p = prototype;
+        for (; p is not null && !IsRememberedClean(p); p = p.Prototype)
         {
             // Only prototypes whose own-property lookup is Jint's ordinary one: no proxy traps, no host code.
             if (!_types.IsOrdinaryPrototype(p) || HasOwnWithoutCode(p, JsonConstants.ToJson) != false)
@@ -355,12 +353,27 @@ internal sealed class Walker
             }
         }
 
-        if (prototype is not null && _cleanPrototypeCount < _cleanPrototypes.Length)
+        // Every prototype checked heads a clean chain too.
+        for (ObjectInstance? q = prototype; q != p && _cleanPrototypeCount < _cleanPrototypes.Length; q = q!.Prototype)
         {
-            _cleanPrototypes[_cleanPrototypeCount++] = prototype;
+            // The memo is exactly ObjectInstance?[], so the covariant store check is not needed.
+            Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(_cleanPrototypes), _cleanPrototypeCount++) = q;
         }
 
         return true;
+    }
+
+    private bool IsRememberedClean(ObjectInstance? prototype)
+    {
+        for (int i = 0; i < _cleanPrototypeCount; i++)
+        {
+            if (ReferenceEquals(_cleanPrototypes[i], prototype))
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     // Whether an ordinary prototype has an own property, asked without running user code: a plain object in a hidden
