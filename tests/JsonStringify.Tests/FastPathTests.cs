@@ -83,6 +83,10 @@ public class FastPathTests
         "var t = {a: 1, b: 2, c: 3, z: 0}; delete t.z; Object.defineProperty(t, 'g', {get() { t.b = 'changed'; return 'got'; }, enumerable: true}); Object.prototype.p = 'proto'; var r = JSON.stringify([t, t], ['a', 'g', 'b', 'p', 'missing']); delete Object.prototype.p; r",
         "var t = {a: {toJSON() { Object.prototype.m = 'late'; return 1; }}, z: 0}; delete t.z; var u = {m: 0, z: 0}; delete u.m; var r = JSON.stringify([t, u], ['a', 'm']); delete Object.prototype.m; r",
         "var protos = [null, {}, Object.create(null), {q: 'pq'}, {r: 'pr'}, {}]; var arr = []; for (var i = 0; i < 24; i++) { var o = Object.create(protos[i % 6]); o.a = i; if (i % 4 === 0) { o.z = 0; delete o.z; } arr.push(o); } JSON.stringify(arr, ['a', 'q', 'r'])",
+        // a proxy on the prototype chain, with a property list: its getPrototypeOf trap is never run by [[Get]]
+        "var log = []; var proto = new Proxy({}, {getPrototypeOf(t) { log.push('gpo'); return null; }}); var o = Object.create(proto); o.a = 1; JSON.stringify(o, ['a', 'b']) + log.join()",
+        "var proto = new Proxy({}, {getPrototypeOf(t) { Object.prototype.b = 'late'; return null; }}); var child = Object.create(proto); var r = JSON.stringify({a: child}, ['a', 'b']); delete Object.prototype.b; r",
+        "var bare = Object.create(null); bare.a = 1; JSON.stringify([bare, Object.create(null), {a: 2}], ['a', 'b'])",
         // a proxy's ownKeys trap (with no keys to read after it) or its length trap changes the object that holds it
         "var o = {a: 1, p: null, c: 3, d: 4}; o.p = new Proxy({}, {ownKeys() { delete o.c; o.d = 'late'; return []; }}); JSON.stringify([o, {a: 2, p: 0, c: 5, d: 6}])",
         "var o = {a: 1, p: null, b: 2}; o.p = new Proxy([], {get(t, k) { if (k === 'length') { delete o.b; o.b = 'late'; } return Reflect.get(t, k); }}); JSON.stringify(o)",

@@ -671,7 +671,8 @@ internal sealed class Walker
         int found = -1;
         for (int i = 0; i < entries.Length; i++)
         {
-            if (ReferenceEquals(entries[i].Prototype, prototype))
+            // An entry never filled (no array yet) stands for no prototype, not for a null one.
+            if (ReferenceEquals(entries[i].Prototype, prototype) && entries[i].Keys is not null)
             {
                 found = i;
                 break;
@@ -696,10 +697,16 @@ internal sealed class Walker
         bool[] absent = entry.Keys is { } keys && keys.Length >= count && entry.Epoch != _epoch ? keys : new bool[count];
         bool usable = true;
         absent.AsSpan(0, count).Fill(true);
-        for (ObjectInstance? p = prototype; p is not null && usable; p = p.Prototype)
+        for (ObjectInstance? p = prototype; p is not null; p = p.Prototype)
         {
-            usable = _types.IsOrdinaryPrototype(p);
-            for (int i = 0; usable && i < count; i++)
+            // Stops before stepping past a proxy: its getPrototypeOf trap is user code that [[Get]] never runs.
+            if (!_types.IsOrdinaryPrototype(p))
+            {
+                usable = false;
+                break;
+            }
+
+            for (int i = 0; i < count; i++)
             {
                 absent[i] = absent[i] && HasOwnWithoutCode(p, _propertyList.Keys[i]) == false;
             }
