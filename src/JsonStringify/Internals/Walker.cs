@@ -1145,6 +1145,8 @@ internal sealed class Walker
         return false;
     }
 
+    // For one prototype: which listed keys its chain lacks (Usable false when the chain has a non-ordinary object), as
+    // worked out at Epoch.
     private struct AbsentKeysEntry
     {
         public ObjectInstance? Prototype;
