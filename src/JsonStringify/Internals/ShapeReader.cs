@@ -42,12 +42,10 @@ internal sealed class ShapeReader : ValueReader
     }
 
     /// <summary>Whether a plain object keeps its properties in a table (dictionary mode), where looking one up runs no code.</summary>
-    public static bool IsTable(JsObject plain) => JintInternals.ShapeOf(plain) is null && !JintInternals.IsVirginPlainObject(plain);
+    public static bool IsTable(JsObject plain) => GetShape(plain) is null;
 
     /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>.</summary>
-    public static bool HasShape(ObjectInstance o, object shape) =>
-        o is JsObject plain
-        && (ReferenceEquals(shape, s_virgin) ? JintInternals.IsVirginPlainObject(plain) : ReferenceEquals(JintInternals.ShapeOf(plain), shape));
+    public static bool HasShape(ObjectInstance o, object shape) => o is JsObject plain && ReferenceEquals(GetShape(plain), shape);
 
     /// <summary>
     /// The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>, or null when the slot is

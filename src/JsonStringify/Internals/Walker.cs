@@ -283,7 +283,7 @@ internal sealed class Walker
     {
         if (o is JsArray array)
         {
-            return ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(o.Prototype);
+            return IsPureArray(array);
         }
 
         return o is JsObject plain && GetPureLayout(plain, out _) is not null;
@@ -337,11 +337,6 @@ internal sealed class Walker
 
     private bool IsPrototypeChainFreeOfToJsonSlow(ObjectInstance? prototype)
     {
-        if (IsRememberedClean(prototype))
-        {
-            return true;
-        }
-
         // A chain is clean where its rest is: the walk stops at a prototype already known to be clean.
         ObjectInstance? p = prototype;
         for (; p is not null && !IsRememberedClean(p); p = p.Prototype)
@@ -614,8 +609,12 @@ internal sealed class Walker
 
         shape = null;
         layout = null;
-        return value is JsArray array && ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
+        return value is JsArray array && IsPureArray(array);
     }
+
+    // Whether an array has no toJSON, own or on its (ordinary) prototype chain.
+    private bool IsPureArray(JsArray array) =>
+        ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
 
     // Opens what IsPure accepted; false when there was nothing to open: an empty array is written whole, after the
     // same depth and cycle checks that opening it would make (it may be on the stack, emptied by a toJSON).
@@ -634,16 +633,7 @@ internal sealed class Walker
             return true;
         }
 
-        if (_depth >= _maxDepth)
-        {
-            Throw.StackOverflow(_engine);
-        }
-
-        if (Contains(array))
-        {
-            Throw.CycleDetected(_engine);
-        }
-
+        CheckEnter(array);
         _writer.WriteEmptyArray();
         return false;
     }
@@ -1056,16 +1046,7 @@ internal sealed class Walker
     // out of stack.
     private void Enter(ObjectInstance o)
     {
-        if (_depth >= _maxDepth)
-        {
-            Throw.StackOverflow(_engine);
-        }
-
-        if (Contains(o))
-        {
-            Throw.CycleDetected(_engine);
-        }
-
+        CheckEnter(o);
         if (_depth == _frames.Length)
         {
             Array.Resize(ref _frames, _frames.Length * 2);
@@ -1091,6 +1072,20 @@ internal sealed class Walker
             {
                 _deepStack!.Add(o);
             }
+        }
+    }
+
+    // SerializeJSONObject and SerializeJSONArray step 1, and the depth limit, for a container about to be opened.
+    private void CheckEnter(ObjectInstance o)
+    {
+        if (_depth >= _maxDepth)
+        {
+            Throw.StackOverflow(_engine);
+        }
+
+        if (Contains(o))
+        {
+            Throw.CycleDetected(_engine);
         }
     }
 
