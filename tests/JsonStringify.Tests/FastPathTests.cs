@@ -14,6 +14,7 @@ public class FastPathTests
         Assert.True(JintInternals.ShapeSelfTestPassed);
         Assert.True(JintInternals.OptionsAccessorWorks);
         Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.CallAccessorWorks);
+        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.TableReaderWorks);
     }
 
     [Fact]
@@ -65,6 +66,14 @@ public class FastPathTests
         "var o = {a: 1, b: 2, z: 0}; delete o.z; Object.defineProperty(o, 'a', {get() { o.b = 'changed'; return 1; }, enumerable: true}); JSON.stringify(o)",
         "var o = {a: 1, b: {c: 2}, z: 0}; delete o.z; JSON.stringify(o, (k, v) => k === 'a' ? (o.b = 'replaced', v) : v)",
         "var o = {x: 1, z: 0}; delete o.z; JSON.stringify([o, new Proxy(o, {ownKeys(t) { t.x = 'trap'; return Reflect.ownKeys(t); }}), o])",
+        // objects built by assignment (tables all the way down), read from their tables and opened from the loops:
+        // toJSON own (enumerable or not), on a prototype, or added part-way through; getters that change later tables
+        "function r(v) { if (Array.isArray(v)) return v.map(r); if (v && typeof v === 'object') { const o = {}; for (const k of Object.keys(v)) o[k] = r(v[k]); return o; } return v; } JSON.stringify(r({a: [{b: 1, c: {d: 'x'}}, {}], e: {f: [1, 2, {g: null}]}, '3': {'1': 0}}), null, 1)",
+        "var o = {}; o['a'] = 1; Object.defineProperty(o, 'toJSON', {value: () => 'hidden toJSON', enumerable: false}); var p = {}; p['o'] = o; JSON.stringify([o, p, {x: o}])",
+        "var o = {}; o['a'] = {}; o['a']['toJSON'] = () => 'inner'; o['b'] = {}; o['b']['c'] = 1; JSON.stringify({o: o})",
+        "var t = {}; t['x'] = {}; t['x']['y'] = 1; Object.defineProperty(t, 'g', {get() { delete t.z; t.x.y = 'changed'; return 'g'; }, enumerable: true}); t['z'] = {}; JSON.stringify([t, t])",
+        "var proto = {}; var a = {}; a['k'] = 1; var b = Object.create(proto); b['k'] = 2; Object.defineProperty(a, 'g', {get() { proto.toJSON = () => 'late'; return 0; }, enumerable: true}); JSON.stringify([a, b, {b: b}])",
+        "var t = {}; t['s'] = 'x'; var u = {}; u['t'] = t; u['n'] = 1; JSON.stringify([u, u], (k, v) => typeof v === 'number' ? v + 1 : v)",
         // a replacer property list over hidden-class objects: keys the class lacks are looked up on the prototypes,
         // which may hold them (as values or getters) or gain them part-way through
         "JSON.stringify([{a: 1, b: 2}, {b: 3, c: 4}, {c: 5}], ['c', 'a', 'z', 'b'])",
@@ -106,6 +115,43 @@ public class FastPathTests
         string expected = Js.Run(slow, script);
         Assert.Equal(expected, Js.Run(fast, script));
         Assert.Equal(Js.Run(builtin, script), expected);
+    }
+
+    // The compiled table reader and the public GetOwnProperties it stands in for list the same properties, in the
+    // same order, with the same descriptors: tables small and large, with deletions, index keys and accessors.
+    [Fact]
+    public void TableReaderAgreesWithThePublicOne()
+    {
+        using var engine = new Engine();
+        engine.Execute("""
+            var tables = [];
+            for (var n of [1, 2, 8, 9, 10, 64, 65, 300]) {
+              var t = {};
+              for (var i = 0; i < n; i++) { t[(i % 7 === 3) ? String(i) : 'k' + i] = i; }
+              for (var i = 0; i < n; i += 4) { delete t['k' + i]; }
+              t['k0'] = 'again';
+              Object.defineProperty(t, 'hidden', {value: 1, enumerable: false});
+              Object.defineProperty(t, 'got', {get() { return 1; }, enumerable: true});
+              t[Symbol('s')] = 1;
+              tables.push(t);
+            }
+            """);
+        var tables = (JsArray)engine.GetValue("tables");
+        var fast = new TableProperties();
+        var slow = new TableProperties();
+        for (uint i = 0; i < tables.Length; i++)
+        {
+            var table = (Jint.Native.JsObject)tables[i];
+            Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(table));
+            JintInternals.ReadTable(table, fast);
+            ShapeReader.ReadTablePublic(table, slow);
+            Assert.Equal(slow.Names.AsSpan(0, slow.Count).ToArray(), fast.Names.AsSpan(0, fast.Count).ToArray());
+            Assert.Equal(slow.Descriptors.AsSpan(0, slow.Count).ToArray(), fast.Descriptors.AsSpan(0, fast.Count).ToArray());
+            Assert.Contains("got", fast.Names.AsSpan(0, fast.Count).ToArray());
+            Assert.DoesNotContain("hidden", fast.Names.AsSpan(0, fast.Count).ToArray());
+            fast.Clear();
+            slow.Clear();
+        }
     }
 
     // SerializeJSONArray checks the stack first, whatever the length. Jint 4.18.0 and V8 14.6 both write "[]" for an

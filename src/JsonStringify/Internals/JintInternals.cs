@@ -1,3 +1,6 @@
+using System.Diagnostics;
+using System.Linq.Expressions;
+using System.Reflection;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -5,6 +8,7 @@ using Jint.Native.Array;
 using Jint.Native.Function;
 using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Internals;
 
@@ -23,6 +27,11 @@ internal static class JintInternals
     private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
     private static readonly Lazy<bool> s_callAccessorWorks = new(ProbeCallAccessor);
+    private static readonly Lazy<TableReader?> s_tableReader = new(CreateTableReader);
+
+    // Reads every entry of a property table (a HybridDictionary<PropertyDescriptor>) in its enumeration order: the
+    // names and descriptors that fit into the arrays, and how many entries there are.
+    private delegate int TableReader(object table, string[] names, PropertyDescriptor[] descriptors);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
     public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
@@ -48,6 +57,33 @@ internal static class JintInternals
         callable is Function function
             ? FunctionCall(function, thisObject, arguments)
             : EngineCall(engine, callable, thisObject, arguments, null);
+
+    /// <summary>Whether the property-table reader compiled and passed its self-test (and the suite allows it).</summary>
+    public static bool TableReaderWorks => !ForcePublicReader && s_tableReader.Value is not null;
+
+    /// <summary>
+    /// Reads the property table of a plain object in dictionary mode (no hidden class) into
+    /// <paramref name="properties"/>, which must be empty: its enumerable string-keyed properties in
+    /// [[OwnPropertyKeys]] order, without a JsString per key. Only after <see cref="TableReaderWorks"/>.
+    /// </summary>
+    public static void ReadTable(JsObject o, TableProperties properties)
+    {
+        Debug.Assert(properties.Count == 0 && GetShape(o) is null, "an empty list, and an object in dictionary mode");
+        TableReader reader = s_tableReader.Value!;
+        object? table = PropertyTable(o);
+        int read = 0;
+        if (table is not null)
+        {
+            read = reader(table, properties.Names, properties.Descriptors);
+            if (read > properties.Capacity)
+            {
+                properties.EnsureCapacity(read);
+                read = reader(table, properties.Names, properties.Descriptors);
+            }
+        }
+
+        properties.Keep(read);
+    }
 
     /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
     public static Options? TryGetOptions(Engine engine) => OptionsAccessorWorks ? GetOptions(engine) : null;
@@ -123,6 +159,138 @@ internal static class JintInternals
     // Jint 4.18.0: internal JsValue?[]? ArrayInstance._dense
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_dense")]
     private static extern ref JsValue?[]? Dense(ArrayInstance array);
+
+    // Jint 4.18.0: a HybridDictionary<PropertyDescriptor> keeps its entries in a ListDictionary (private _list) while
+    // it is small and in a StringDictionarySlim (internal _dictionary) after that; each has a public struct enumerator
+    // of KeyValuePair<Key, PropertyDescriptor>, in insertion order, and Key.Name (internal) is the key's string. These
+    // are members of internal generic types, which [UnsafeAccessor] cannot name, so a delegate is compiled once.
+    // Null where code cannot be compiled (NativeAOT) or when a member is missing or the self-test disagrees.
+    private static TableReader? CreateTableReader()
+    {
+        if (!RuntimeFeature.IsDynamicCodeCompiled)
+        {
+            return null;
+        }
+
+        try
+        {
+            TableReader reader = CompileTableReader();
+            return ProbeTableReader(reader) ? reader : null;
+        }
+        catch (Exception e) when (IsAccessorFailure(e) || e is ArgumentException or InvalidOperationException)
+        {
+            return null;
+        }
+    }
+
+    private static TableReader CompileTableReader()
+    {
+        const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
+        Assembly jint = typeof(Engine).Assembly;
+        Type tableType = jint.GetType("Jint.Collections.HybridDictionary`1", throwOnError: true)!.MakeGenericType(typeof(PropertyDescriptor));
+        FieldInfo keyName = jint.GetType("Jint.Key", throwOnError: true)!.GetField("Name", Instance) ?? throw new MissingFieldException("Jint.Key", "Name");
+        FieldInfo list = tableType.GetField("_list", Instance) ?? throw new MissingFieldException(tableType.Name, "_list");
+        FieldInfo dictionary = tableType.GetField("_dictionary", Instance) ?? throw new MissingFieldException(tableType.Name, "_dictionary");
+
+        ParameterExpression table = Expression.Parameter(typeof(object), "table");
+        ParameterExpression names = Expression.Parameter(typeof(string[]), "names");
+        ParameterExpression descriptors = Expression.Parameter(typeof(PropertyDescriptor[]), "descriptors");
+        ParameterExpression typed = Expression.Variable(tableType, "typed");
+        ParameterExpression count = Expression.Variable(typeof(int), "count");
+
+        // foreach (var entry in source) { if (count < names.Length) { names[count] = entry.Key.Name; descriptors[count] = entry.Value; } count++; }
+        Expression ReadEach(Expression source)
+        {
+            MethodInfo getEnumerator = source.Type.GetMethod("GetEnumerator", BindingFlags.Instance | BindingFlags.Public, Type.EmptyTypes)
+                ?? throw new MissingMethodException(source.Type.Name, "GetEnumerator");
+            Type enumeratorType = getEnumerator.ReturnType;
+            if (!enumeratorType.IsValueType)
+            {
+                throw new MissingMethodException(source.Type.Name, "a struct enumerator");
+            }
+
+            PropertyInfo currentProperty = enumeratorType.GetProperty("Current", BindingFlags.Instance | BindingFlags.Public)
+                ?? throw new MissingMemberException(enumeratorType.Name, "Current");
+            ParameterExpression enumerator = Expression.Variable(enumeratorType, "enumerator");
+            ParameterExpression current = Expression.Variable(currentProperty.PropertyType, "current");
+            LabelTarget end = Expression.Label("end");
+            return Expression.Block(
+                [enumerator, current],
+                Expression.Assign(enumerator, Expression.Call(source, getEnumerator)),
+                Expression.Loop(
+                    Expression.IfThenElse(
+                        Expression.Call(enumerator, enumeratorType.GetMethod("MoveNext", Type.EmptyTypes) ?? throw new MissingMethodException(enumeratorType.Name, "MoveNext")),
+                        Expression.Block(
+                            Expression.Assign(current, Expression.Property(enumerator, currentProperty)),
+                            Expression.IfThen(
+                                Expression.LessThan(count, Expression.ArrayLength(names)),
+                                Expression.Block(
+                                    Expression.Assign(Expression.ArrayAccess(names, count), Expression.Field(Expression.Property(current, "Key"), keyName)),
+                                    Expression.Assign(Expression.ArrayAccess(descriptors, count), Expression.Property(current, "Value")))),
+                            Expression.PreIncrementAssign(count)),
+                        Expression.Break(end)),
+                    end));
+        }
+
+        Expression dictionaryField = Expression.Field(typed, dictionary);
+        Expression listField = Expression.Field(typed, list);
+        BlockExpression body = Expression.Block(
+            typeof(int),
+            [typed, count],
+            Expression.Assign(typed, Expression.Convert(table, tableType)),
+            Expression.Assign(count, Expression.Constant(0)),
+            Expression.IfThenElse(
+                Expression.NotEqual(dictionaryField, Expression.Constant(null, dictionary.FieldType)),
+                ReadEach(dictionaryField),
+                Expression.IfThen(Expression.NotEqual(listField, Expression.Constant(null, list.FieldType)), ReadEach(listField))),
+            count);
+        return Expression.Lambda<TableReader>(body, table, names, descriptors).Compile();
+    }
+
+    // Tables small (a list) and large (a hash table), with deleted, re-added, integer-like, non-enumerable and accessor
+    // keys: the reader must list what the public GetOwnProperties lists, in the same order, with the same descriptors,
+    // including when the arrays are too short.
+    private static bool ProbeTableReader(TableReader reader)
+    {
+        using var engine = new Engine();
+        engine.Execute("""
+            var small = {a: 1, b: 'x', c: null}; delete small.b; small.d = 2; small.b = 3;
+            Object.defineProperty(small, 'hidden', {value: 1, enumerable: false});
+            Object.defineProperty(small, 'getter', {get() { return 1; }, enumerable: true});
+            var large = {};
+            for (var i = 0; i < 40; i++) { large['k' + i] = i; }
+            for (var i = 0; i < 40; i += 3) { delete large['k' + i]; }
+            large[7] = 'seven'; large['01'] = 'x'; large.k0 = 'back'; large[Symbol.iterator] = 1;
+            var emptied = {a: 1}; delete emptied.a;
+            """);
+        foreach (string name in (string[])["small", "large", "emptied"])
+        {
+            var o = (JsObject)engine.GetValue(name);
+            object? table = PropertyTable(o);
+            if (GetShape(o) is not null || table is null)
+            {
+                return false;
+            }
+
+            var expected = o.GetOwnProperties().Where(p => p.Key.Type == Types.String).ToList();
+            var names = new string[expected.Count];
+            var descriptors = new PropertyDescriptor[expected.Count];
+            if (reader(table, names, descriptors) != expected.Count || (expected.Count > 1 && reader(table, new string[1], new PropertyDescriptor[1]) != expected.Count))
+            {
+                return false;
+            }
+
+            for (int i = 0; i < expected.Count; i++)
+            {
+                if (names[i] != expected[i].Key.ToString() || !ReferenceEquals(descriptors[i], expected[i].Value))
+                {
+                    return false;
+                }
+            }
+        }
+
+        return true;
+    }
 
     private static bool ProbeOptionsAccessor()
     {

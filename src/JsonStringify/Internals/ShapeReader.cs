@@ -1,6 +1,4 @@
-using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
@@ -57,63 +55,43 @@ internal sealed class ShapeReader : ValueReader
         return value is null || value.Type == Types.Empty ? null : value;
     }
 
-    // A table lists its keys in insertion order; [[OwnPropertyKeys]] puts array indices first, in ascending numeric
-    // order, and the other keys after them in table order. Keys are unique, so the indices sort without ties.
-    public override bool TryGetTableProperties(ObjectInstance o, List<KeyValuePair<JsValue, PropertyDescriptor>> properties)
+    // Through the compiled table reader where it works: no JsString per key. Otherwise the public GetOwnProperties
+    // lists the same entries in the same order.
+    public override bool TryGetTableProperties(ObjectInstance o, TableProperties properties)
     {
         if (o is not JsObject plain || !IsTable(plain))
         {
             return false;
         }
 
-        int indexCount = 0;
-        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
+        if (JintInternals.TableReaderWorks)
         {
-            if (property.Key.Type != Types.String || !property.Value.Enumerable)
-            {
-                continue;
-            }
-
-            properties.Add(property);
-            if (IndexKey.IsArrayIndex(property.Key.ToString(), out _))
-            {
-                indexCount++;
-            }
+            JintInternals.ReadTable(plain, properties);
         }
-
-        if (indexCount != 0)
+        else
         {
-            HoistIndices(CollectionsMarshal.AsSpan(properties), indexCount);
+            ReadTablePublic(plain, properties);
         }
 
         return true;
     }
 
-    // Moves the array-index keys to the front, sorted by index, and keeps the order of the others behind them.
-    private static void HoistIndices(Span<KeyValuePair<JsValue, PropertyDescriptor>> properties, int indexCount)
+    /// <summary>What <see cref="JintInternals.ReadTable"/> reads, through the public GetOwnProperties (a JsString per key).</summary>
+    public static void ReadTablePublic(JsObject plain, TableProperties properties)
     {
-        KeyValuePair<JsValue, PropertyDescriptor>[] others = ArrayPool<KeyValuePair<JsValue, PropertyDescriptor>>.Shared.Rent(properties.Length - indexCount);
-        uint[] indices = ArrayPool<uint>.Shared.Rent(indexCount);
-        int front = 0;
-        int back = 0;
-        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in properties)
+        int read = 0;
+        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
         {
-            if (IndexKey.IsArrayIndex(property.Key.ToString(), out uint index))
+            if (property.Key.Type == Types.String)
             {
-                indices[front] = index;
-                properties[front++] = property;
-            }
-            else
-            {
-                others[back++] = property;
+                properties.EnsureCapacity(read + 1);
+                properties.Names[read] = property.Key.ToString();
+                properties.Descriptors[read] = property.Value;
+                read++;
             }
         }
 
-        indices.AsSpan(0, indexCount).Sort(properties[..indexCount]);
-        others.AsSpan(0, back).CopyTo(properties[indexCount..]);
-        others.AsSpan(0, back).Clear();
-        ArrayPool<KeyValuePair<JsValue, PropertyDescriptor>>.Shared.Return(others);
-        ArrayPool<uint>.Shared.Return(indices);
+        properties.Keep(read);
     }
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);

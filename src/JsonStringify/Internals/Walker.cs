@@ -56,7 +56,7 @@ internal sealed class Walker
     private int _nextAbsentEntry;
 
     // Emptied property lists of table objects, for reuse.
-    private readonly Stack<List<KeyValuePair<JsValue, PropertyDescriptor>>> _spareTables = new();
+    private readonly Stack<TableProperties> _spareTables = new();
 
     // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
     // integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times. The cache is
@@ -286,8 +286,15 @@ internal sealed class Walker
             return IsPureArray(array);
         }
 
-        return o is JsObject plain && GetPureLayout(plain, out _) is not null;
+        return o is JsObject plain && (GetPureLayout(plain, out _) is not null || IsPureTable(plain));
     }
+
+    // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its own
+    // lookup is one in its property table, which runs no user code.
+    private bool IsPureTable(JsObject plain) =>
+        ShapeReader.IsTable(plain)
+        && plain.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined
+        && IsPrototypeChainFreeOfToJson(plain.Prototype);
 
     // For a plain object whose toJSON lookup provably finds nothing and runs no code (no replacer function, no property
     // list): its hidden class and layout, with which it can be opened straight away. Null otherwise. Only asked on a
@@ -583,8 +590,9 @@ internal sealed class Walker
             shape = ShapeReader.GetShape(plain);
             if (shape is null)
             {
+                // A table object: opened from the loop too, with no layout.
                 layout = null;
-                return false;
+                return IsPureTable(plain);
             }
 
             if (ReferenceEquals(shape, parent.ChildShape))
@@ -623,6 +631,12 @@ internal sealed class Walker
         if (layout is not null)
         {
             OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
+            return true;
+        }
+
+        if (value is JsObject table)
+        {
+            OpenObject(table);
             return true;
         }
 
@@ -709,9 +723,9 @@ internal sealed class Walker
     // A table object: a plain object whose properties are in a table, so that looking one up runs no user code.
     private bool IsTable(ObjectInstance o) => _shapeReads && o is JsObject plain && ShapeReader.IsTable(plain);
 
-    private List<KeyValuePair<JsValue, PropertyDescriptor>>? TryGetTableProperties(ObjectInstance o)
+    private TableProperties? TryGetTableProperties(ObjectInstance o)
     {
-        List<KeyValuePair<JsValue, PropertyDescriptor>> properties = _spareTables.TryPop(out var spare) ? spare : [];
+        TableProperties properties = _spareTables.TryPop(out TableProperties? spare) ? spare : new TableProperties();
         if (_reader.TryGetTableProperties(o, properties))
         {
             return properties;
@@ -760,6 +774,12 @@ internal sealed class Walker
                 continue;
             }
 
+            if (frame.Kind == FrameKind.TableObject)
+            {
+                RunTableObject(ref frame);
+                continue;
+            }
+
             ObjectInstance container = frame.Container!;
             ulong i = frame.Index++;
             JsValue key;
@@ -797,15 +817,6 @@ internal sealed class Walker
 
                 value = read ?? GetObserved(container, key);
             }
-            else if (frame.Kind == FrameKind.TableObject)
-            {
-                // The descriptor read at the start is the property itself while no user code has run since; after
-                // that, and for accessors, [[Get]] reads it.
-                (key, PropertyDescriptor descriptor) = frame.Properties![(int)i];
-                value = frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor()
-                    ? descriptor.Value
-                    : GetObserved(container, key);
-            }
             else
             {
                 key = frame.Keys![(int)i];
@@ -821,12 +832,11 @@ internal sealed class Walker
 
             if (quotedName is not null)
             {
-                WriteName(ref frame, quotedName);
+                WriteQuotedName(ref frame, quotedName);
             }
             else
             {
-                _writer.WritePropertyName(key.ToString(), frame.Empty);
-                frame.Empty = false;
+                WriteName(ref frame, key.ToString());
             }
 
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
@@ -910,7 +920,7 @@ internal sealed class Walker
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    WriteName(ref frame, layout.QuotedKeys[i]);
+                    WriteQuotedName(ref frame, layout.QuotedKeys[i]);
                     bool opened = OpenPure(value, childShape, childLayout);
                     CountWork();
                     if (opened)
@@ -929,7 +939,7 @@ internal sealed class Walker
             Types type = value.Type;
             if (_replacer is null && IsJsonPrimitive(type))
             {
-                WriteName(ref frame, layout.QuotedKeys[i]);
+                WriteQuotedName(ref frame, layout.QuotedKeys[i]);
                 WritePrimitive(value, type);
                 CountWork();
                 continue;
@@ -942,7 +952,7 @@ internal sealed class Walker
                 continue;
             }
 
-            WriteName(ref frame, layout.QuotedKeys[i]);
+            WriteQuotedName(ref frame, layout.QuotedKeys[i]);
             bool opens = value.Type == Types.Object;
             WriteValue(value);
             CountWork();
@@ -953,9 +963,79 @@ internal sealed class Walker
         }
     }
 
+    // The rest of a table object, as RunShapedObject does. The descriptor read when the object was opened is the
+    // property itself while no user code has run since; after that, and for accessors, [[Get]] reads it. The key is
+    // made a JsString only when user code or [[Get]] needs one.
+    private void RunTableObject(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        TableProperties table = frame.Properties!;
+        while (frame.Index < frame.Count)
+        {
+            int i = (int)frame.Index++;
+            string name = table.Names[i];
+            PropertyDescriptor descriptor = table.Descriptors[i];
+            JsValue? key = null;
+            JsValue value;
+            if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+            {
+                value = descriptor.Value;
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+                {
+                    WriteName(ref frame, name);
+                    bool opened = OpenPure(value, childShape, childLayout);
+                    CountWork();
+                    if (opened)
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+            }
+            else
+            {
+                key = new JsString(name);
+                value = GetObserved(container, key);
+            }
+
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                WriteName(ref frame, name);
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
+            }
+
+            // User code may run here, but only through other walkers: this frame stays where it is.
+            value = Prepare(value, container, key ?? new JsString(name), 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            WriteName(ref frame, name);
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
+        }
+    }
+
+    // A table object's property name, quoted here, with the separator before it.
+    private void WriteName(ref Frame frame, string name)
+    {
+        _writer.WritePropertyName(name, frame.Empty);
+        frame.Empty = false;
+    }
+
     // A property's name, already quoted and followed by ':', with the separator before it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void WriteName(ref Frame frame, string quotedWithColon)
+    private void WriteQuotedName(ref Frame frame, string quotedWithColon)
     {
         _writer.WriteQuotedPropertyName(quotedWithColon, frame.Empty);
         frame.Empty = false;
@@ -994,11 +1074,11 @@ internal sealed class Walker
 
     private void RecycleTable(ref Frame frame)
     {
-        List<KeyValuePair<JsValue, PropertyDescriptor>> properties = frame.Properties!;
+        TableProperties properties = frame.Properties!;
         frame.Properties = null;
+        properties.Clear();
         if (properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
         {
-            properties.Clear();
             _spareTables.Push(properties);
         }
     }
@@ -1180,7 +1260,7 @@ internal sealed class Walker
 
         public List<JsValue>? Keys;
 
-        public List<KeyValuePair<JsValue, PropertyDescriptor>>? Properties;
+        public TableProperties? Properties;
 
         public int[]? Slots;
 
