@@ -74,6 +74,7 @@ public class FastPathTests
         "var t = {}; t['x'] = {}; t['x']['y'] = 1; Object.defineProperty(t, 'g', {get() { delete t.z; t.x.y = 'changed'; return 'g'; }, enumerable: true}); t['z'] = {}; JSON.stringify([t, t])",
         "var proto = {}; var a = {}; a['k'] = 1; var b = Object.create(proto); b['k'] = 2; Object.defineProperty(a, 'g', {get() { proto.toJSON = () => 'late'; return 0; }, enumerable: true}); JSON.stringify([a, b, {b: b}])",
         "var t = {}; t['s'] = 'x'; var u = {}; u['t'] = t; u['n'] = 1; JSON.stringify([u, u], (k, v) => typeof v === 'number' ? v + 1 : v)",
+        "var t = {}; t['a'] = 1; t['toJSON'] = function () { delete this.toJSON; delete this.a; this.b = 2; return this; }; var u = {}; u['t'] = t; JSON.stringify([u, t])",
         // a replacer property list over hidden-class objects: keys the class lacks are looked up on the prototypes,
         // which may hold them (as values or getters) or gain them part-way through
         "JSON.stringify([{a: 1, b: 2}, {b: 3, c: 4}, {c: 5}], ['c', 'a', 'z', 'b'])",

@@ -1,5 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Internals;
@@ -11,8 +13,13 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed class TableProperties
 {
+    private const string ToJsonName = "toJSON";
+
     private string[] _names = new string[16];
     private PropertyDescriptor[] _descriptors = new PropertyDescriptor[16];
+
+    /// <summary>Whether the table has an own property named toJSON, enumerable or not, data or accessor.</summary>
+    public bool HasToJson { get; private set; }
 
     /// <summary>How many properties were read.</summary>
     public int Count { get; private set; }
@@ -50,17 +57,23 @@ internal sealed class TableProperties
         Debug.Assert(Count == 0 && read <= _names.Length, "Keep runs once, on entries a reader wrote into the arrays");
         int kept = 0;
         int indexCount = 0;
+
+        // The arrays are exactly string[] and PropertyDescriptor[], so entries move without the covariant store check.
+        ref string names = ref MemoryMarshal.GetArrayDataReference(_names);
+        ref PropertyDescriptor descriptors = ref MemoryMarshal.GetArrayDataReference(_descriptors);
+        bool hasToJson = false;
         for (int i = 0; i < read; i++)
         {
-            PropertyDescriptor descriptor = _descriptors[i];
+            string name = Unsafe.Add(ref names, i);
+            hasToJson |= name.Length == ToJsonName.Length && name == ToJsonName;
+            PropertyDescriptor descriptor = Unsafe.Add(ref descriptors, i);
             if (!descriptor.Enumerable)
             {
                 continue;
             }
 
-            string name = _names[i];
-            _names[kept] = name;
-            _descriptors[kept] = descriptor;
+            Unsafe.Add(ref names, kept) = name;
+            Unsafe.Add(ref descriptors, kept) = descriptor;
             kept++;
             if (IndexKey.IsArrayIndex(name, out _))
             {
@@ -71,6 +84,7 @@ internal sealed class TableProperties
         _names.AsSpan(kept, read - kept).Clear();
         _descriptors.AsSpan(kept, read - kept).Clear();
         Count = kept;
+        HasToJson = hasToJson;
         if (indexCount != 0)
         {
             HoistIndices(indexCount);
@@ -83,6 +97,7 @@ internal sealed class TableProperties
         _names.AsSpan(0, Count).Clear();
         _descriptors.AsSpan(0, Count).Clear();
         Count = 0;
+        HasToJson = false;
     }
 
     // Moves the array-index keys to the front, sorted by index, and keeps the order of the others behind them. Keys

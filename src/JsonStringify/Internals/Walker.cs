@@ -55,6 +55,12 @@ internal sealed class Walker
     private readonly AbsentKeysEntry[] _absentKeys = new AbsentKeysEntry[JsonConstants.AbsentKeysEntries];
     private int _nextAbsentEntry;
 
+    // A table object's properties, read when its toJSON lookup was proved empty, for OpenObject to take if nothing has
+    // run since: the object, and the epoch at which it was read.
+    private TableProperties? _tableAhead;
+    private JsObject? _tableAheadOwner;
+    private int _tableAheadEpoch;
+
     // Emptied property lists of table objects, for reuse.
     private readonly Stack<TableProperties> _spareTables = new();
 
@@ -150,6 +156,7 @@ internal sealed class Walker
         }
 
         _shapeCache = null;
+        DropTableReadAhead();
         Array.Clear(_frames, 0, _framesUsed);
         _framesUsed = 0;
 
@@ -289,12 +296,34 @@ internal sealed class Walker
         return o is JsObject plain && (GetPureLayout(plain, out _) is not null || IsPureTable(plain));
     }
 
-    // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its own
-    // lookup is one in its property table, which runs no user code.
+    // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its table is
+    // read now (which runs no user code) and kept for OpenObject, which comes next when the answer is yes.
     private bool IsPureTable(JsObject plain) =>
-        ShapeReader.IsTable(plain)
-        && plain.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined
-        && IsPrototypeChainFreeOfToJson(plain.Prototype);
+        ShapeReader.IsTable(plain) && ReadTableAhead(plain) is { HasToJson: false } && IsPrototypeChainFreeOfToJson(plain.Prototype);
+
+    private TableProperties? ReadTableAhead(JsObject plain)
+    {
+        DropTableReadAhead();
+        TableProperties? properties = TryGetTableProperties(plain);
+        if (properties is not null)
+        {
+            _tableAhead = properties;
+            _tableAheadOwner = plain;
+            _tableAheadEpoch = _epoch;
+        }
+
+        return properties;
+    }
+
+    private void DropTableReadAhead()
+    {
+        if (_tableAhead is { } stale)
+        {
+            _tableAhead = null;
+            _tableAheadOwner = null;
+            Recycle(stale);
+        }
+    }
 
     // For a plain object whose toJSON lookup provably finds nothing and runs no code (no replacer function, no property
     // list): its hidden class and layout, with which it can be opened straight away. Null otherwise. Only asked on a
@@ -554,7 +583,7 @@ internal sealed class Walker
             frame.AbsentKeys = AbsentKeys(o.Prototype);
             frame.Epoch = _epoch;
         }
-        else if (_propertyList is null && TryGetTableProperties(o) is { } properties)
+        else if (_propertyList is null && TakeTableProperties(o) is { } properties)
         {
             frame.Start(FrameKind.TableObject, (ulong)properties.Count);
             frame.Properties = properties;
@@ -722,6 +751,20 @@ internal sealed class Walker
 
     // A table object: a plain object whose properties are in a table, so that looking one up runs no user code.
     private bool IsTable(ObjectInstance o) => _shapeReads && o is JsObject plain && ShapeReader.IsTable(plain);
+
+    // The table read ahead for o while no user code has run since, or else a new read.
+    private TableProperties? TakeTableProperties(ObjectInstance o)
+    {
+        if (_tableAhead is { } ahead && ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch)
+        {
+            _tableAhead = null;
+            _tableAheadOwner = null;
+            return ahead;
+        }
+
+        DropTableReadAhead();
+        return TryGetTableProperties(o);
+    }
 
     private TableProperties? TryGetTableProperties(ObjectInstance o)
     {
@@ -1076,6 +1119,11 @@ internal sealed class Walker
     {
         TableProperties properties = frame.Properties!;
         frame.Properties = null;
+        Recycle(properties);
+    }
+
+    private void Recycle(TableProperties properties)
+    {
         properties.Clear();
         if (properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
         {
