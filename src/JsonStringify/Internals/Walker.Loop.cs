@@ -1,0 +1,340 @@
+using System.Runtime.CompilerServices;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Descriptors;
+
+namespace JsonStringify.Internals;
+
+/// <summary>The loop over open containers: SerializeJSONObject and SerializeJSONArray, one element or property at a time.</summary>
+internal sealed partial class Walker
+{
+    // The rest of SerializeJSONObject and SerializeJSONArray, for every open container, innermost first.
+    private void Run()
+    {
+        while (_depth > 0)
+        {
+            ref Frame frame = ref _frames[_depth - 1];
+            if (frame.Index == frame.Count)
+            {
+                Close(ref frame);
+                continue;
+            }
+
+            if (frame.Kind == FrameKind.Array)
+            {
+                RunArray(ref frame);
+                continue;
+            }
+
+            if (frame.Kind == FrameKind.ShapedObject)
+            {
+                RunShapedObject(ref frame);
+                continue;
+            }
+
+            if (frame.Kind == FrameKind.TableObject)
+            {
+                RunTableObject(ref frame);
+                continue;
+            }
+
+            ObjectInstance container = frame.Container!;
+            ulong i = frame.Index++;
+            JsValue key;
+            JsValue value;
+            string? quotedName = null;
+            if (frame.Kind == FrameKind.ListedObject)
+            {
+                // A listed key the object has is read from its slot (unless the slot is lazy) or its table entry
+                // (unless it is an accessor); one it lacks, with a clean prototype chain and no user code run since
+                // the object was opened, is undefined without a lookup. Otherwise (found on the prototype chain,
+                // perhaps as a getter, or the object changed) [[Get]] reads it.
+                key = _propertyList!.Keys[(int)i];
+                quotedName = _propertyList.QuotedKeys[i];
+
+                // The value, when reading it runs no code; null when [[Get]] must read it.
+                JsValue? read;
+                bool lacksKey;
+                if (frame.Slots is { } slots)
+                {
+                    int slot = slots[i];
+                    lacksKey = slot < 0;
+                    read = slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.TryGetSlot(container, slot) : null;
+                }
+                else
+                {
+                    PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
+                    lacksKey = own == PropertyDescriptor.Undefined;
+                    read = own is not null && own.GetType() == typeof(PropertyDescriptor) && own.IsDataDescriptor() ? own.Value : null;
+                }
+
+                if (lacksKey && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
+                {
+                    continue;
+                }
+
+                value = read ?? GetObserved(container, key);
+            }
+            else
+            {
+                key = frame.Keys![(int)i];
+                quotedName = _propertyList?.QuotedKeys[i];
+                value = GetObserved(container, key);
+            }
+
+            value = Prepare(value, container, key, 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            if (quotedName is not null)
+            {
+                WriteQuotedName(ref frame, quotedName);
+            }
+            else
+            {
+                WriteName(ref frame, key.ToString());
+            }
+
+            // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
+            WriteValue(value);
+            CountWork();
+        }
+    }
+
+    // The rest of an array, element by element, until it ends or an element opens a container (which pushes a frame
+    // and may move the frames, so frame is not used after that).
+    private void RunArray(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        while (frame.Index < frame.Count)
+        {
+            ulong i = frame.Index++;
+            _writer.WriteSeparator(i == 0);
+
+            // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
+            JsValue value;
+            if (!(_shapeReads && ShapeReader.TryGetDenseElement(container, i, out value)))
+            {
+                value = _reader.GetElement(container, i);
+
+                // A hole reads the prototype chain, and other arrays may have getters or traps.
+                InvalidatePurity();
+            }
+            else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
+            {
+                bool opened = OpenPure(value, shape, layout);
+                CountWork();
+                if (opened)
+                {
+                    return;
+                }
+
+                continue;
+            }
+
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
+            }
+
+            value = Prepare(value, container, null, i);
+            if (!IsSerializable(value))
+            {
+                _writer.WriteNull();
+                continue;
+            }
+
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
+        }
+    }
+
+    // The rest of a hidden-class object, as RunArray does. While the object keeps its hidden class each value is read
+    // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
+    // [[Get]], and so does a lazy slot, whose factory may run scripts. The class is checked before every read: host
+    // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it. Only the
+    // ShapeReader hands out layouts, so its reads are called directly.
+    private void RunShapedObject(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        ShapeLayout layout = frame.Layout!;
+        while (frame.Index < frame.Count)
+        {
+            ulong i = frame.Index++;
+            JsValue key = layout.Keys[i];
+            JsValue value;
+            if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
+            {
+                value = slotValue;
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+                {
+                    WriteQuotedName(ref frame, layout.QuotedKeys[i]);
+                    bool opened = OpenPure(value, childShape, childLayout);
+                    CountWork();
+                    if (opened)
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+            }
+            else
+            {
+                value = GetObserved(container, key);
+            }
+
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                WriteQuotedName(ref frame, layout.QuotedKeys[i]);
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
+            }
+
+            // User code may run here, but only through other walkers: this frame stays where it is.
+            value = Prepare(value, container, key, 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            WriteQuotedName(ref frame, layout.QuotedKeys[i]);
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
+        }
+    }
+
+    // The rest of a table object, as RunShapedObject does. The descriptor read when the object was opened is the
+    // property itself while no user code has run since; after that, and for accessors, [[Get]] reads it. The key is
+    // made a JsString only when user code or [[Get]] needs one.
+    private void RunTableObject(ref Frame frame)
+    {
+        ObjectInstance container = frame.Container!;
+        TableProperties table = frame.Properties!;
+        while (frame.Index < frame.Count)
+        {
+            int i = (int)frame.Index++;
+            string name = table.Names[i];
+            PropertyDescriptor descriptor = table.Descriptors[i];
+            JsValue? key = null;
+            JsValue value;
+            if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+            {
+                value = descriptor.Value;
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+                {
+                    WriteName(ref frame, name);
+                    bool opened = OpenPure(value, childShape, childLayout);
+                    CountWork();
+                    if (opened)
+                    {
+                        return;
+                    }
+
+                    continue;
+                }
+            }
+            else
+            {
+                key = new JsString(name);
+                value = GetObserved(container, key);
+            }
+
+            Types type = value.Type;
+            if (_replacer is null && IsJsonPrimitive(type))
+            {
+                WriteName(ref frame, name);
+                WritePrimitive(value, type);
+                CountWork();
+                continue;
+            }
+
+            // User code may run here, but only through other walkers: this frame stays where it is.
+            value = Prepare(value, container, key ?? new JsString(name), 0);
+            if (!IsSerializable(value))
+            {
+                continue;
+            }
+
+            WriteName(ref frame, name);
+            bool opens = value.Type == Types.Object;
+            WriteValue(value);
+            CountWork();
+            if (opens)
+            {
+                return;
+            }
+        }
+    }
+
+    // A table object's property name, quoted here, with the separator before it.
+    private void WriteName(ref Frame frame, string name)
+    {
+        _writer.WritePropertyName(name, frame.Empty);
+        frame.Empty = false;
+    }
+
+    // A property's name, already quoted and followed by ':', with the separator before it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteQuotedName(ref Frame frame, string quotedWithColon)
+    {
+        _writer.WriteQuotedPropertyName(quotedWithColon, frame.Empty);
+        frame.Empty = false;
+    }
+
+    // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
+    private JsValue GetObserved(ObjectInstance o, JsValue key)
+    {
+        JsValue value = _reader.Get(o, key);
+        InvalidatePurity();
+        return value;
+    }
+
+    private void Close(ref Frame frame)
+    {
+        if (frame.Kind == FrameKind.Array)
+        {
+            _writer.EndArray(frame.Count == 0);
+        }
+        else
+        {
+            _writer.EndObject(frame.Empty);
+        }
+
+        if (frame.Kind == FrameKind.TableObject)
+        {
+            RecycleTable(ref frame);
+        }
+
+        Exit();
+        if (_writer.Length >= _nextCheckLength)
+        {
+            CheckWork();
+        }
+    }
+
+    private void RecycleTable(ref Frame frame)
+    {
+        TableProperties properties = frame.Properties!;
+        frame.Properties = null;
+        Recycle(properties);
+    }
+}

@@ -1,0 +1,167 @@
+using System.Runtime.CompilerServices;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Interop;
+
+namespace JsonStringify.Internals;
+
+/// <summary>Opening containers: plain objects (hidden-class, table, listed and keyed), arrays, proxies, raw JSON and host
+/// objects.</summary>
+internal sealed partial class Walker
+{
+    private static readonly JsString s_rawJson = new("rawJSON");
+
+    private void Open(ObjectInstance o)
+    {
+        // The common cases first: plain objects and arrays are never raw JSON, proxies or host objects.
+        if (o is JsObject)
+        {
+            OpenObject(o);
+            return;
+        }
+
+        if (o is JsArray)
+        {
+            OpenArray(o);
+            return;
+        }
+
+        if (o.GetType() == _types.RawJson)
+        {
+            _writer.WriteRaw(TypeConverter.ToString(o.Get(s_rawJson, o)));
+            return;
+        }
+
+        if (_owner.IsArray(o) || HostObjects.IsArrayLike(o))
+        {
+            OpenArray(o);
+            return;
+        }
+
+        if (o is IObjectWrapper wrapper && _hostSerializer is not null)
+        {
+            WriteHostJson(wrapper);
+            return;
+        }
+
+        OpenObject(o);
+    }
+
+    // Jint's Options.Interop.SerializeToJson: the host writes wrapped CLR objects itself, given the gap and the
+    // indentation of the current line (null at the root and in compact output, as Jint passes it).
+    private void WriteHostJson(IObjectWrapper wrapper)
+    {
+        string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
+        string? json = _hostSerializer!(wrapper.Target, _gap, indent);
+        InvalidatePurity();
+        if (!string.IsNullOrEmpty(json))
+        {
+            _writer.WriteRaw(json);
+        }
+    }
+
+    // SerializeJSONObject steps 1-5: the cycle check, then the keys (a hidden class's own, the property list, or
+    // EnumerableOwnProperties).
+    private void OpenObject(ObjectInstance o)
+    {
+        Enter(o);
+        _writer.StartObject();
+        ShapeLayout? layout = GetLayout(o, out object? shape);
+        ref Frame frame = ref _frames[_depth - 1];
+        if (_propertyList is null && layout is not null)
+        {
+            StartShapedObject(ref frame, shape!, layout);
+        }
+        else if (_propertyList is not null && (layout is not null || IsTable(o)))
+        {
+            // A hidden-class object is read slot by slot, a table object by looking up each listed key in its table.
+            frame.Start(FrameKind.ListedObject, (ulong)_propertyList.Count);
+            frame.Shape = shape;
+            frame.Slots = layout is null ? null : _propertyList.SlotsFor(layout);
+            frame.AbsentKeys = AbsentKeys(o.Prototype);
+            frame.Epoch = _epoch;
+        }
+        else if (_propertyList is null && TakeTableProperties(o) is { } properties)
+        {
+            frame.Start(FrameKind.TableObject, (ulong)properties.Count);
+            frame.Properties = properties;
+            frame.Epoch = _epoch;
+        }
+        else
+        {
+            // A proxy's ownKeys and getOwnPropertyDescriptor traps run here.
+            List<JsValue> list;
+            if (_propertyList is not null)
+            {
+                list = _propertyList.Keys;
+            }
+            else
+            {
+                list = _reader.GetEnumerableOwnKeys(o);
+                InvalidatePurity();
+            }
+
+            frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
+            frame.Keys = list;
+        }
+    }
+
+    // Opens what IsPure accepted; false when there was nothing to open: an empty array is written whole, after the
+    // same depth and cycle checks that opening it would make (it may be on the stack, emptied by a toJSON).
+    private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout)
+    {
+        if (layout is not null)
+        {
+            OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
+            return true;
+        }
+
+        if (value is JsObject table)
+        {
+            OpenObject(table);
+            return true;
+        }
+
+        var array = Unsafe.As<JsArray>(value);
+        if (array.Length != 0)
+        {
+            OpenArray(array);
+            return true;
+        }
+
+        CheckEnter(array);
+        _writer.WriteEmptyArray();
+        return false;
+    }
+
+    // OpenObject for an object already known to have a usable hidden class, and no property list.
+    private void OpenShapedObject(JsObject o, object shape, ShapeLayout layout)
+    {
+        Enter(o);
+        _writer.StartObject();
+        StartShapedObject(ref _frames[_depth - 1], shape, layout);
+    }
+
+    private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
+    {
+        frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
+        frame.Shape = shape;
+        frame.Layout = layout;
+    }
+
+    // SerializeJSONArray steps 1-5: the cycle check, then LengthOfArrayLike.
+    private void OpenArray(ObjectInstance array)
+    {
+        Enter(array);
+        ulong length = _reader.GetLength(array);
+        if (array is not JsArray)
+        {
+            // A proxy's get trap ran for "length".
+            InvalidatePurity();
+        }
+
+        _writer.StartArray();
+        _frames[_depth - 1].Start(FrameKind.Array, length);
+    }
+}

@@ -1,0 +1,168 @@
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+
+namespace JsonStringify.Internals;
+
+/// <summary>SerializeJSONProperty: toJSON, the replacer, unboxing, and writing the value it leaves.</summary>
+internal sealed partial class Walker
+{
+    // The argument lists of toJSON and replacer calls, refilled for each call as Jint's own serializer does: a called
+    // function copies what it keeps (its parameters, its arguments object), and a nested JSON.stringify has a walker
+    // of its own. Reset fills them with undefined, so that a pooled walker pins no values.
+    private readonly JsValue[] _oneArgument = new JsValue[1];
+
+    private readonly JsValue[] _twoArguments = new JsValue[2];
+
+    // SerializeJSONProperty steps 2-4: toJSON, the replacer, then unwrapping of boxed primitives. The key is made
+    // only when user code needs it: for array elements it is the index, turned into a string on demand.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private JsValue Prepare(JsValue value, JsValue holder, JsValue? key, ulong index)
+    {
+        if (_replacer is null)
+        {
+            if (value.Type != Types.Object && value.Type != Types.BigInt)
+            {
+                return value;
+            }
+
+            if (_pure && value is ObjectInstance o && IsFreeOfToJson(o))
+            {
+                return value;
+            }
+        }
+
+        return PrepareSlow(value, holder, key, index);
+    }
+
+    private JsValue PrepareSlow(JsValue value, JsValue holder, JsValue? key, ulong index)
+    {
+        // The toJSON lookup, the calls and the unboxing below may all run user code: the memo of clean prototypes is
+        // dropped once they are done, before anything can consult it again.
+        if (value.Type is Types.Object or Types.BigInt)
+        {
+            JsValue toJson = GetToJson(value);
+            if (toJson.IsCallable())
+            {
+                key ??= IndexKey.Create(index);
+                value = Call(toJson, value, Arguments(_oneArgument, key));
+            }
+        }
+
+        if (_replacer is not null)
+        {
+            key ??= IndexKey.Create(index);
+            value = Call(_replacer, holder, Arguments(_twoArguments, key, value));
+        }
+
+        value = value is ObjectInstance o ? Unbox(o) : value;
+        InvalidatePurity();
+        return value;
+    }
+
+    // The lists are exactly JsValue[] (never an array of a derived type), so they are filled without the covariant
+    // store check that an indexer assignment makes.
+    private static JsValue[] Arguments(JsValue[] list, JsValue first)
+    {
+        MemoryMarshal.GetArrayDataReference(list) = first;
+        return list;
+    }
+
+    private static JsValue[] Arguments(JsValue[] list, JsValue first, JsValue second)
+    {
+        ref JsValue start = ref MemoryMarshal.GetArrayDataReference(list);
+        start = first;
+        Unsafe.Add(ref start, 1) = second;
+        return list;
+    }
+
+    // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
+    // allocates a closure per call and, from host code, restarts the engine's constraints each time.
+    private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) =>
+        _internalCalls ? JintInternals.Call(_engine, callable, thisObject, arguments) : _engine.Call(callable, thisObject, arguments);
+
+    // GetV(value, "toJSON"): a BigInt primitive reads it from a wrapper, with the primitive as the receiver.
+    private JsValue GetToJson(JsValue value)
+    {
+        if (value is ObjectInstance o)
+        {
+            return o.Get(JsonConstants.ToJson, o);
+        }
+
+        // Object(value) as a call is ToObject; Jint's [[Construct]] of Object does not wrap BigInts.
+        var wrapper = (ObjectInstance)_engine.Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
+        return wrapper.Get(JsonConstants.ToJson, value);
+    }
+
+    // SerializeJSONProperty step 4: ToNumber and ToString are observable (valueOf, toString); the others are not.
+    private static JsValue Unbox(ObjectInstance o)
+    {
+        if (o is not IJsPrimitive boxed)
+        {
+            return o;
+        }
+
+        return boxed.Type switch
+        {
+            Types.Number => JsNumber.Create(TypeConverter.ToNumber(o)),
+            Types.String => new JsString(TypeConverter.ToString(o)),
+            Types.Boolean or Types.BigInt => boxed.PrimitiveValue,
+            _ => o,
+        };
+    }
+
+    private static bool IsSerializable(JsValue value) => value.Type switch
+    {
+        Types.Undefined or Types.Symbol => false,
+        Types.Object => value is JsObject or JsArray || !value.IsCallable(),
+        _ => true,
+    };
+
+    // SerializeJSONProperty steps 5-11, for a value that IsSerializable: a primitive is written at once, an object
+    // is opened, and Run writes its contents.
+    private void WriteValue(JsValue value)
+    {
+        Types type = value.Type;
+        if (IsJsonPrimitive(type))
+        {
+            WritePrimitive(value, type);
+        }
+        else if (type == Types.BigInt)
+        {
+            Throw.BigIntNotSerializable(_engine);
+        }
+        else
+        {
+            Open((ObjectInstance)value);
+        }
+    }
+
+    // Null, booleans, strings and numbers: values that SerializeJSONProperty writes as they are when there is no
+    // replacer function (toJSON and unboxing only concern objects and BigInts).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsJsonPrimitive(Types type) => type is Types.Null or Types.Boolean or Types.String or Types.Number;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WritePrimitive(JsValue value, Types type)
+    {
+        if (type == Types.String)
+        {
+            _writer.WriteString(value.ToString());
+        }
+        else if (type == Types.Number)
+        {
+            _writer.WriteNumber(value.AsNumber());
+        }
+        else if (type == Types.Boolean)
+        {
+            _writer.WriteBoolean(value.AsBoolean());
+        }
+        else
+        {
+            _writer.WriteNull();
+        }
+    }
+}

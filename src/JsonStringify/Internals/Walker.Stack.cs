@@ -1,0 +1,120 @@
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime.Interop;
+
+namespace JsonStringify.Internals;
+
+/// <summary>The spec's stack of open containers: cycles, and the depth limit.</summary>
+internal sealed partial class Walker
+{
+    // The spec's stack of open containers: one frame per container, with where the walk is in it. The walk loops
+    // over these instead of recursing, so nesting is bounded by MaxDepth and memory, never by the thread's stack.
+    private Frame[] _frames = new Frame[16];
+
+    private HashSet<ObjectInstance>? _deepStack;
+    private int _depth;
+
+    // Frames are not cleared when their container closes: each kind of frame sets what it reads when it starts, and
+    // the frames used by a call are cleared when it ends, so that a pooled walker pins nothing.
+    private int _framesUsed;
+
+    private int _maxDepth;
+
+    // The spec's stack: a cycle is a TypeError. Nesting deeper than MaxDepth is a RangeError, as V8 reports running
+    // out of stack.
+    private void Enter(ObjectInstance o)
+    {
+        CheckEnter(o);
+        if (_depth == _frames.Length)
+        {
+            Array.Resize(ref _frames, _frames.Length * 2);
+        }
+
+        if (_depth == _framesUsed)
+        {
+            _framesUsed++;
+        }
+
+        _frames[_depth++].Container = o;
+        if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            if (_depth == JsonConstants.LinearCycleCheckDepth + 1)
+            {
+                _deepStack ??= new HashSet<ObjectInstance>(ObjectIdentity.Instance);
+                for (int i = 0; i < _depth; i++)
+                {
+                    _deepStack.Add(_frames[i].Container!);
+                }
+            }
+            else
+            {
+                _deepStack!.Add(o);
+            }
+        }
+    }
+
+    // SerializeJSONObject and SerializeJSONArray step 1, and the depth limit, for a container about to be opened.
+    private void CheckEnter(ObjectInstance o)
+    {
+        if (_depth >= _maxDepth)
+        {
+            Throw.StackOverflow(_engine);
+        }
+
+        if (Contains(o))
+        {
+            Throw.CycleDetected(_engine);
+        }
+    }
+
+    private void Exit()
+    {
+        ObjectInstance o = _frames[--_depth].Container!;
+        if (_depth == JsonConstants.LinearCycleCheckDepth)
+        {
+            _deepStack!.Clear();
+        }
+        else if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            _deepStack!.Remove(o);
+        }
+    }
+
+    private bool Contains(ObjectInstance o)
+    {
+        if (_depth > JsonConstants.LinearCycleCheckDepth)
+        {
+            return _deepStack!.Contains(o);
+        }
+
+        // Plain objects and arrays (sealed classes, so the first two tests are cheap) are never CLR wrappers.
+        if (o is not JsObject && o is not JsArray && o is IObjectWrapper)
+        {
+            return ContainsWrapper(o);
+        }
+
+        Span<Frame> open = _frames.AsSpan(0, _depth);
+        for (int i = 0; i < open.Length; i++)
+        {
+            if (ReferenceEquals(open[i].Container, o))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
+    private bool ContainsWrapper(ObjectInstance o)
+    {
+        for (int i = 0; i < _depth; i++)
+        {
+            if (ObjectIdentity.Same(_frames[i].Container!, o))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+}
