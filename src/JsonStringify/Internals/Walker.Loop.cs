@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
@@ -83,24 +84,8 @@ internal sealed partial class Walker
                 value = GetObserved(container, key);
             }
 
-            value = Prepare(value, container, key, 0);
-            if (!IsSerializable(value))
-            {
-                continue;
-            }
-
-            if (quotedName is not null)
-            {
-                WriteQuotedName(ref frame, quotedName);
-            }
-            else
-            {
-                WriteName(ref frame, key.ToString());
-            }
-
             // May open a container, which pushes a frame (and may move the frames): frame is not used after this.
-            WriteValue(value);
-            CountWork();
+            WriteProperty(ref frame, container, key, quotedName ?? key.ToString(), quoted: quotedName is not null, value);
         }
     }
 
@@ -179,10 +164,7 @@ internal sealed partial class Walker
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    WriteQuotedName(ref frame, layout.QuotedKeys[i]);
-                    bool opened = OpenPure(value, childShape, childLayout);
-                    CountWork();
-                    if (opened)
+                    if (OpenPureProperty(ref frame, layout.QuotedKeys[i], quoted: true, value, childShape, childLayout))
                     {
                         return;
                     }
@@ -195,27 +177,7 @@ internal sealed partial class Walker
                 value = GetObserved(container, key);
             }
 
-            Types type = value.Type;
-            if (_replacer is null && IsJsonPrimitive(type))
-            {
-                WriteQuotedName(ref frame, layout.QuotedKeys[i]);
-                WritePrimitive(value, type);
-                CountWork();
-                continue;
-            }
-
-            // User code may run here, but only through other walkers: this frame stays where it is.
-            value = Prepare(value, container, key, 0);
-            if (!IsSerializable(value))
-            {
-                continue;
-            }
-
-            WriteQuotedName(ref frame, layout.QuotedKeys[i]);
-            bool opens = value.Type == Types.Object;
-            WriteValue(value);
-            CountWork();
-            if (opens)
+            if (WriteProperty(ref frame, container, key, layout.QuotedKeys[i], quoted: true, value))
             {
                 return;
             }
@@ -241,10 +203,7 @@ internal sealed partial class Walker
                 value = descriptor.Value;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    WriteName(ref frame, name);
-                    bool opened = OpenPure(value, childShape, childLayout);
-                    CountWork();
-                    if (opened)
+                    if (OpenPureProperty(ref frame, name, quoted: false, value, childShape, childLayout))
                     {
                         return;
                     }
@@ -258,30 +217,74 @@ internal sealed partial class Walker
                 value = GetObserved(container, key);
             }
 
-            Types type = value.Type;
-            if (_replacer is null && IsJsonPrimitive(type))
-            {
-                WriteName(ref frame, name);
-                WritePrimitive(value, type);
-                CountWork();
-                continue;
-            }
-
-            // User code may run here, but only through other walkers: this frame stays where it is.
-            value = Prepare(value, container, key ?? new JsString(name), 0);
-            if (!IsSerializable(value))
-            {
-                continue;
-            }
-
-            WriteName(ref frame, name);
-            bool opens = value.Type == Types.Object;
-            WriteValue(value);
-            CountWork();
-            if (opens)
+            if (WriteProperty(ref frame, container, key, name, quoted: false, value))
             {
                 return;
             }
+        }
+    }
+
+    // The rest of one property once its value is read, for every kind of object frame: SerializeJSONProperty, then
+    // the name and the value, unless the value has no JSON form. With quoted set, name is already quoted and followed
+    // by ':'; otherwise key may be null until user code needs it, and is then made from name. True when the value
+    // opened a container, which pushed a frame and may have moved the frames: the caller then returns to Run at once
+    // and does not touch frame again.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool WriteProperty(ref Frame frame, ObjectInstance container, JsValue? key, string name, bool quoted, JsValue value)
+    {
+        Debug.Assert(key is not null || !quoted, "a quoted name comes with its key");
+        Types type = value.Type;
+        if (_replacer is null && IsJsonPrimitive(type))
+        {
+            WritePropertyName(ref frame, name, quoted);
+            WritePrimitive(value, type);
+            CountWork();
+            return false;
+        }
+
+        return WritePreparedProperty(ref frame, container, key, name, quoted, value);
+    }
+
+    // WriteProperty for a value that SerializeJSONProperty may change (an object, or any value with a replacer
+    // function), kept out of the loops it would otherwise be inlined into.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool WritePreparedProperty(ref Frame frame, ObjectInstance container, JsValue? key, string name, bool quoted, JsValue value)
+    {
+        // User code may run here, but only through other walkers: this frame stays where it is.
+        value = Prepare(value, container, key ?? new JsString(name), 0);
+        if (!IsSerializable(value))
+        {
+            return false;
+        }
+
+        WritePropertyName(ref frame, name, quoted);
+        bool opens = value.Type == Types.Object;
+        WriteValue(value);
+        CountWork();
+        return opens;
+    }
+
+    // A property whose value IsPure accepted: its name, then the value opened at once. True when a container was
+    // opened (see WriteProperty).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool OpenPureProperty(ref Frame frame, string name, bool quoted, JsValue value, object? shape, ShapeLayout? layout)
+    {
+        WritePropertyName(ref frame, name, quoted);
+        bool opened = OpenPure(value, shape, layout);
+        CountWork();
+        return opened;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WritePropertyName(ref Frame frame, string name, bool quoted)
+    {
+        if (quoted)
+        {
+            WriteQuotedName(ref frame, name);
+        }
+        else
+        {
+            WriteName(ref frame, name);
         }
     }
 
