@@ -15,7 +15,7 @@ namespace JsonStringify.Internals;
 /// algorithm, the order of its observable steps, and when user code (toJSON, the replacer) runs. One walker serves
 /// one call; it is rented from a pool, so a nested JSON.stringify gets a walker and buffers of its own.
 /// </summary>
-internal sealed class Walker
+internal sealed partial class Walker
 {
     private static readonly JsString s_rawJson = new("rawJSON");
 
@@ -1085,7 +1085,7 @@ internal sealed class Walker
 
         if (Contains(o))
         {
-            Throw.CycleDetected(_engine);
+            ThrowCycle(o);
         }
     }
 
