@@ -97,7 +97,7 @@ internal static class CycleMessage
     /// slot is not read either: Jint's public API cannot tell it from a lazy slot, whose factory is host code. The
     /// chain walk stops at the first object or property it may not read.
     /// </summary>
-    internal static string ConstructorName(ObjectInstance o)
+    private static string ConstructorName(ObjectInstance o)
     {
         for (ObjectInstance? p = o; p is not null && ReadsRunNoCode(p); p = p.Prototype)
         {
