@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Globalization;
+using System.Text.RegularExpressions;
 
 namespace JsonStringify.Benchmarks;
 
@@ -7,32 +8,68 @@ namespace JsonStringify.Benchmarks;
 /// A second way to read the ratios, for machines whose speed drifts: the same scenarios as the BenchmarkDotNet suite,
 /// but Jint and JsonStringify measured in alternating batches of about 200 ms each, in one process, so that both sides
 /// of every ratio see the same phase of the machine. Each round gives one ratio; the table shows their median and
-/// range. Run it with <c>dotnet run -c Release -- --paired [name filter]</c>.
+/// range. Run it with <c>dotnet run -c Release -- --paired [glob...]</c> (see <see cref="Usage"/>).
 /// </summary>
 public static class PairedRunner
 {
+    public const string Usage = """
+        --paired [--filter] [glob...]
+          Jint and JsonStringify in alternating ~200 ms batches in this process, 11 rounds per scenario, printing the
+          median ratio and its range as a Markdown table (progress goes to stderr). A glob selects the scenarios as
+          BenchmarkDotNet's --filter does: * is any run of characters, ? is one, case is ignored, and it is matched
+          against each side's BenchmarkDotNet name (JsonStringify.Benchmarks.SmallDocumentBenchmarks.Ours) and the
+          scenario's name in the table (small: event). No glob runs every scenario; a glob that matches none is an
+          error (exit code 1). Example: dotnet run -c Release -- --paired '*Small*' '*canada*'
+        """;
+
     private const int Rounds = 11;
     private static readonly TimeSpan s_batch = TimeSpan.FromMilliseconds(200);
     private static readonly TimeSpan s_warmUp = TimeSpan.FromMilliseconds(500);
 
-    public static void Run(string? filter)
+    /// <summary>Runs the scenarios that the globs select; the process's exit code.</summary>
+    public static int Run(string[] args)
     {
+        if (args.Contains("--help") || args.Contains("-h"))
+        {
+            Console.WriteLine(Usage);
+            return 0;
+        }
+
+        string[] globs = [.. args.Where(a => a != "--filter")];
+        Regex[] filters = [.. globs.Select(Glob)];
+        Scenario[] all = [.. Scenarios()];
+        Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Any(n => filters.Any(f => f.IsMatch(n))))];
+        if (selected.Length == 0)
+        {
+            Console.Error.WriteLine($"No paired scenario matches {string.Join(" or ", globs.Select(g => $"'{g}'"))}. "
+                + "Globs match the BenchmarkDotNet name or the table name of a scenario (see --paired --help); the scenarios are:");
+            foreach (Scenario scenario in all)
+            {
+                Console.Error.WriteLine($"  {scenario.Name}  ({scenario.Names[0][..scenario.Names[0].LastIndexOf('.')]}.*)");
+            }
+
+            return 1;
+        }
+
         Console.WriteLine($"Paired runs: {Rounds} rounds of alternating ~{s_batch.TotalMilliseconds:F0} ms batches per scenario, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores.");
         Console.WriteLine();
         Console.WriteLine("| scenario | Jint 4.18.0 | JsonStringify | ratio (median) | ratio (range over rounds) |");
         Console.WriteLine("| --- | ---: | ---: | ---: | ---: |");
-        foreach ((string name, Func<Pair> create) in Scenarios())
+        for (int i = 0; i < selected.Length; i++)
         {
-            if (filter is not null && !name.Contains(filter, StringComparison.OrdinalIgnoreCase))
-            {
-                continue;
-            }
-
-            using Pair pair = create();
-            Measure(name, pair);
+            Console.Error.WriteLine($"scenario {i + 1} of {selected.Length}: {selected[i].Name}");
+            using Pair pair = selected[i].Create();
+            Measure(selected[i].Name, pair);
         }
+
+        return 0;
     }
+
+    // BenchmarkDotNet's glob: * is any run, ? one char, the rest literal; the whole name must match, case ignored.
+    private static Regex Glob(string pattern) =>
+        new("^" + Regex.Escape(pattern).Replace(@"\*", ".*", StringComparison.Ordinal).Replace(@"\?", ".", StringComparison.Ordinal) + "$",
+            RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
 
     private static void Measure(string name, Pair pair)
     {
@@ -88,14 +125,15 @@ public static class PairedRunner
         ? string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e3:F2} ms")
         : string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e6:F2} µs");
 
-    private static IEnumerable<(string Name, Func<Pair> Create)> Scenarios()
+    private static IEnumerable<Scenario> Scenarios()
     {
         foreach (string file in Corpus.Files)
         {
             string document = Path.GetFileNameWithoutExtension(file);
             foreach (int space in (int[])[0, 2])
             {
-                yield return ($"{document}, {(space == 0 ? "compact" : "space 2")}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
+                yield return Scenario.Of<CorpusBenchmarks>(
+                    $"{document}, {(space == 0 ? "compact" : "space 2")}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
             }
         }
 
@@ -104,29 +142,43 @@ public static class PairedRunner
             string document = Path.GetFileNameWithoutExtension(file);
             foreach (string kind in (string[])["function", "list"])
             {
-                yield return ($"{document}, replacer {kind}", () => Pair.Of(new ReplacerBenchmarks { File = file, Kind = kind }));
+                yield return Scenario.Of<ReplacerBenchmarks>(
+                    $"{document}, replacer {kind}", () => Pair.Of(new ReplacerBenchmarks { File = file, Kind = kind }));
             }
         }
 
         foreach (string shape in (string[])["20000x20", "1000x1000"])
         {
-            yield return ($"table {shape}", () => Pair.Of(new TableBenchmarks { Shape = shape }));
+            yield return Scenario.Of<TableBenchmarks>($"table {shape}", () => Pair.Of(new TableBenchmarks { Shape = shape }));
         }
 
         foreach (string document in (string[])["event", "array10"])
         {
-            yield return ($"small: {document}", () => Pair.Of(new SmallDocumentBenchmarks { Document = document }));
+            yield return Scenario.Of<SmallDocumentBenchmarks>(
+                $"small: {document}", () => Pair.Of(new SmallDocumentBenchmarks { Document = document }));
         }
 
         foreach (string file in Corpus.Files)
         {
-            yield return ($"{Path.GetFileNameWithoutExtension(file)}, in script", () => Pair.Of(new ScriptBenchmarks { File = file }));
+            yield return Scenario.Of<ScriptBenchmarks>(
+                $"{Path.GetFileNameWithoutExtension(file)}, in script", () => Pair.Of(new ScriptBenchmarks { File = file }));
         }
 
         foreach (string file in Corpus.Files)
         {
-            yield return ($"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter", () => Pair.Of(new Utf8Benchmarks { File = file }));
+            yield return Scenario.Of<Utf8Benchmarks>(
+                $"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter", () => Pair.Of(new Utf8Benchmarks { File = file }), ours: "BufferWriter");
         }
+    }
+
+    /// <summary>
+    /// One row of the table: its name, the BenchmarkDotNet names of its two sides (class and method, which globs are
+    /// matched against as well), and how to set it up.
+    /// </summary>
+    private sealed record Scenario(string Name, string[] Names, Func<Pair> Create)
+    {
+        public static Scenario Of<TBenchmark>(string name, Func<Pair> create, string ours = "Ours") =>
+            new(name, [$"{typeof(TBenchmark).FullName}.Builtin", $"{typeof(TBenchmark).FullName}.{ours}"], create);
     }
 
     /// <summary>The two sides of one scenario, set up, and what to dispose afterwards.</summary>

@@ -1,13 +1,19 @@
 using BenchmarkDotNet.Running;
 using JsonStringify.Benchmarks;
 
-// --paired [filter] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
+// --paired [glob...] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
 // arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
 if (args.Length > 0 && args[0] == "--paired")
 {
-    PairedRunner.Run(args.Length > 1 ? args[1] : null);
-    return;
+    return PairedRunner.Run(args[1..]);
+}
+
+if (args.Contains("--help") || args.Contains("-h"))
+{
+    Console.WriteLine(PairedRunner.Usage);
+    Console.WriteLine();
 }
 
 string[] effective = args.Length == 0 ? ["--filter", "*"] : args;
 BenchmarkSwitcher.FromAssembly(typeof(Program).Assembly).Run(effective);
+return 0;

@@ -117,7 +117,7 @@ public class ApiTests
     public void ErrorsAreJavaScriptErrorsThatScriptsCatch()
     {
         using Engine engine = Js.Ours();
-        Assert.Equal("true|Cyclic reference detected.", Js.Run(engine, """
+        Assert.Equal("true|Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- property 'self' closes the circle", Js.Run(engine, """
             var o = {}; o.self = o;
             try { JSON.stringify(o); } catch (e) { (e instanceof TypeError) + '|' + e.message }
             """));
@@ -135,7 +135,7 @@ public class ApiTests
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine);
         var cycle = Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("var o = []; o.push(o); o")));
-        Assert.Equal("TypeError: Cyclic reference detected.", Js.ErrorText(cycle));
+        Assert.Equal("TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'Array'\n    --- index 0 closes the circle", Js.ErrorText(cycle));
         var bigInt = Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("({a: [10n]})")));
         Assert.Equal("TypeError: Do not know how to serialize a BigInt", Js.ErrorText(bigInt));
     }

@@ -113,7 +113,7 @@ public class HostObjectTests
         var node = new Node();
         node.Self = node;
         engine.SetValue("node", node);
-        Assert.Equal("TypeError: Cyclic reference detected.", Js.Run(engine, "JSON.stringify(node)"));
+        Assert.Equal("TypeError: Converting circular structure to JSON\n    --> starting at object with constructor 'Object'\n    --- property 'Self' closes the circle", Js.Run(engine, "JSON.stringify(node)"));
     }
 
     [Fact]

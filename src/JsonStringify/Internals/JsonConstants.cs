@@ -42,6 +42,5 @@ internal static class JsonConstants
 
     public const string InvalidStringLength = "Invalid string length";
     public const string StackOverflow = "Maximum call stack size exceeded";
-    public const string Cycle = "Cyclic reference detected.";
     public const string BigInt = "Do not know how to serialize a BigInt";
 }

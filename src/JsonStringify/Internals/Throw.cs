@@ -23,7 +23,7 @@ internal static class Throw
         throw new JavaScriptException(CreateRangeError(engine, message));
 
     [DoesNotReturn]
-    public static void CycleDetected(Engine engine) => TypeError(engine, JsonConstants.Cycle);
+    public static void CycleDetected(Engine engine, string message) => TypeError(engine, message);
 
     [DoesNotReturn]
     public static void BigIntNotSerializable(Engine engine) => TypeError(engine, JsonConstants.BigInt);

@@ -63,7 +63,7 @@ internal sealed partial class Walker
 
         if (Contains(o))
         {
-            Throw.CycleDetected(_engine);
+            ThrowCycle(o);
         }
     }
 
