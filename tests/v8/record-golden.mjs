@@ -433,6 +433,25 @@ group('reentrancy', [
   ['from getter with replacer', s`var o = {get a() { return JSON.stringify({b: 1, c: 2}, ['c']); }, d: 3}; JSON.stringify(o, function (k, v) { return k === 'd' ? v + 1 : v; })`],
 ]);
 
+group('holes and exotic prototypes', [
+  ['hole read through a proxy prototype', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P1' : Reflect.get(t, k, r); }})); JSON.stringify(a)`],
+  ['hole, proxy prototype, traps', TRAPS + s`var a = [1, , 3]; Object.setPrototypeOf(a, trap('p', [9, 8, 7])); done(JSON.stringify(a))`],
+  ['hole, proxy above Array.prototype, traps', s`var log = ''; var handler = {}; ['get', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'has'].forEach(function (name) { handler[name] = function (t, k, r) { log += name + '(' + (typeof k === 'symbol' ? 'symbol' : k) + ') '; return Reflect[name].apply(null, arguments); }; }); Object.setPrototypeOf(Array.prototype, new Proxy({1: 'P1'}, handler)); var r = JSON.stringify({x: [1, , 3], y: [, ]}); log + '=> ' + r`],
+  ['hole, proxy two levels up', s`var a = ['a', , 'c']; Object.setPrototypeOf(a, Object.create(new Proxy({}, {get: function (t, k, r) { return k === '1' ? 'up' : Reflect.get(t, k, r); }}))); JSON.stringify([a, a])`],
+  ['hole, receiver is the array', s`var a = [0, , 2]; var seen = []; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { if (k === '1') { seen.push(r === a); return 'R'; } return Reflect.get(t, k, r); }})); JSON.stringify(a) + seen`],
+  ['hole value from a proxy has toJSON', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? {toJSON: function (key) { return 'toJSON ' + key; }} : Reflect.get(t, k, r); }})); JSON.stringify({y: a})`],
+  ['hole, proxy prototype, replacer function', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P1' : Reflect.get(t, k, r); }})); JSON.stringify(a, function (k, v) { return k === '1' ? v + '!' : v; })`],
+  ['hole, proxy prototype, indented', s`var a = [, 2]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '0' ? [k] : Reflect.get(t, k, r); }})); JSON.stringify(a, null, 1)`],
+  ['sparse array, proxy prototype', s`var a = []; a[2] = 'c'; Object.defineProperty(a, 0, {get: function () { return 'g'; }, enumerable: true}); Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P' : Reflect.get(t, k, r); }})); JSON.stringify(a)`],
+  ['own elements never reach the proxy', TRAPS + s`var a = [1, [2], {b: 3}]; Object.setPrototypeOf(a, trap('p', [])); done(JSON.stringify(a))`],
+  ['hole, String object prototype', s`var a = [0, , , 3]; Object.setPrototypeOf(a, new String('wxyz')); JSON.stringify(a)`],
+  ['hole, getter on Array.prototype', s`Object.defineProperty(Array.prototype, '1', {get: function () { return this.length; }, configurable: true}); JSON.stringify([[0, , 2], [, , , , ]])`],
+  ['prototype changed by an element toJSON', s`var a = [{toJSON: function () { Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'late' : Reflect.get(t, k, r); }})); return 0; }}, , 2]; JSON.stringify(a)`],
+  ['replacer list hole, proxy prototype', s`var l = ['a', , 'c']; Object.setPrototypeOf(l, new Proxy(Array.prototype, {get: function (t, k, r) { return k === '1' ? 'b' : Reflect.get(t, k, r); }})); JSON.stringify({a: 1, b: 2, c: 3, d: 4}, l)`],
+  ['replacer list hole, proxy above Array.prototype, traps', s`var log = ''; var handler = {}; ['get', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'has'].forEach(function (name) { handler[name] = function (t, k, r) { log += name + '(' + (typeof k === 'symbol' ? 'symbol' : k) + ') '; return Reflect[name].apply(null, arguments); }; }); Object.setPrototypeOf(Array.prototype, new Proxy({1: 'b'}, handler)); var r = JSON.stringify({a: 1, b: 2, c: 3}, ['a', , 'c']); log + '=> ' + r`],
+  ['listed key absent, proxy prototype, traps', TRAPS + s`var o = {a: 1, __proto__: trap('p', {b: 'B'})}; done(JSON.stringify([o, o], ['a', 'b', 'z']))`],
+]);
+
 function buildCases() {
   const cases = [];
   const names = new Set();
