@@ -452,6 +452,26 @@ group('holes and exotic prototypes', [
   ['listed key absent, proxy prototype, traps', TRAPS + s`var o = {a: 1, __proto__: trap('p', {b: 'B'})}; done(JSON.stringify([o, o], ['a', 'b', 'z']))`],
 ]);
 
+group('IsArray', [
+  ['Array.isArray replaced', s`Array.isArray = function () { return true; }; JSON.stringify([new Proxy({a: 1}, {}), new Proxy([1], {})])`],
+  ['Array.isArray deleted', s`delete Array.isArray; JSON.stringify([new Proxy([1, 2], {}), new Proxy({b: 1}, {})])`],
+  ['Array.isArray getter never runs', s`var n = 0; Object.defineProperty(Array, 'isArray', {get: function () { n++; return function () { return false; }; }}); JSON.stringify(new Proxy([1], {})) + n`],
+  ['Array global replaced, nested proxies', s`Array = null; JSON.stringify(new Proxy(new Proxy(new Proxy([1, [2]], {}), {}), {}))`],
+  ['proxy traps, Array.isArray replaced', TRAPS + s`Array.isArray = function () { log.push('isArray'); return false; }; done(JSON.stringify(trap('a', [1, 2])))`],
+  ['replacer list behind a proxy, Array.isArray lies', s`Array.isArray = function () { return false; }; JSON.stringify({a: 1, b: 2, c: 3}, new Proxy(['b', 'c'], {}))`],
+  ['replacer object behind a proxy, Array.isArray lies', s`Array.isArray = function () { return true; }; JSON.stringify({a: 1, b: 2}, new Proxy({0: 'a', length: 1}, {}))`],
+  ['replacer list behind nested proxies', s`delete Array.isArray; JSON.stringify({a: 1, b: 2}, new Proxy(new Proxy(['b'], {}), {}))`],
+  ['revoked proxy, Array.isArray replaced', s`var T = TypeError; var r = Proxy.revocable([], {}); r.revoke(); Array.isArray = function () { return true; }; var out = []; try { JSON.stringify({}, r.proxy); } catch (e) { out.push(e.name, e.constructor === T); } try { JSON.stringify([r.proxy]); } catch (e) { out.push(e.name, e.constructor === T); } out.join()`],
+  ['revoked target behind a proxy', s`var r = Proxy.revocable([], {}); var p = new Proxy(r.proxy, {}); r.revoke(); JSON.stringify(p)`],
+  ['Array.prototype', s`JSON.stringify(Array.prototype)`],
+  ['Array.prototype as replacer', s`JSON.stringify({length: 1, a: 2}, Array.prototype)`],
+  ['Array.prototype with elements', s`Array.prototype.length = 2; Array.prototype[0] = 'x'; JSON.stringify([Array.prototype, Object.create(Array.prototype)])`],
+  ['Array.prototype as a replacer list', s`Array.prototype.push('b'); JSON.stringify({a: 1, b: 2}, Array.prototype)`],
+  ['Array.prototype behind a proxy', s`JSON.stringify(new Proxy(Array.prototype, {}), null, 1) + JSON.stringify({x: 1, y: 2}, new Proxy(Array.prototype, {}))`],
+  ['array-likes are objects', s`JSON.stringify([Object.create(Array.prototype), {__proto__: []}, (function () { return arguments; })(1, 2), {length: 1, 0: 'a'}, new Uint8Array(2)])`],
+  ['array-like replacers are ignored', s`JSON.stringify({a: 1, length: 0, 0: 'a'}, Object.create(['a'])) + JSON.stringify({a: 1}, (function () { return arguments; })('a'))`],
+]);
+
 function buildCases() {
   const cases = [];
   const names = new Set();

@@ -23,6 +23,7 @@ internal static class JintInternals
     private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
     private static readonly Lazy<bool> s_callAccessorWorks = new(ProbeCallAccessor);
+    private static readonly Lazy<bool> s_isArrayAccessorWorks = new(ProbeIsArrayAccessor);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
     public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
@@ -38,6 +39,16 @@ internal static class JintInternals
 
     /// <summary>Whether the accessor to the engine's internal call passed its self-test (and the suite allows it).</summary>
     public static bool CallAccessorWorks => !ForcePublicReader && s_callAccessorWorks.Value;
+
+    /// <summary>Whether the accessor to the engine's IsArray passed its self-test (and the suite allows it).</summary>
+    public static bool IsArrayAccessorWorks => !ForcePublicReader && s_isArrayAccessorWorks.Value;
+
+    /// <summary>
+    /// The abstract operation IsArray(<paramref name="o"/>), as the engine implements it for Array.isArray: a proxy
+    /// answers for its target, through any number of proxies, and a revoked one throws the realm's TypeError. Nothing
+    /// a script does to globals or to the Array constructor changes it.
+    /// </summary>
+    public static bool IsArray(ObjectInstance o) => IsArrayOperation(o);
 
     /// <summary>
     /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: a function through its own
@@ -76,6 +87,10 @@ internal static class JintInternals
 
     /// <summary>The dense element storage of an array (longer than its length), or null when it is sparse.</summary>
     public static JsValue?[]? DenseElements(ArrayInstance array) => Dense(array);
+
+    // Jint 4.18.0: internal virtual bool JsValue.IsArray(), overridden by ArrayInstance and JsProxy.
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "IsArray")]
+    private static extern bool IsArrayOperation(JsValue value);
 
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
@@ -172,6 +187,46 @@ internal static class JintInternals
             }
 
             return agrees;
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // Arrays, Array.prototype, proxies of arrays (nested too) and of other objects must answer as the spec says, after
+    // a script replaced Array.isArray, and a revoked proxy must throw a TypeError.
+    private static bool ProbeIsArrayAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            engine.Execute("var r = Proxy.revocable([], {}); r.revoke(); Array.isArray = function () { return true; };");
+            foreach (string array in (string[])["[]", "Array.prototype", "new Proxy([], {})", "new Proxy(new Proxy([1], {}), {})"])
+            {
+                if (!IsArrayOperation((ObjectInstance)engine.Evaluate(array)))
+                {
+                    return false;
+                }
+            }
+
+            foreach (string other in (string[])["({length: 0})", "new Proxy({}, {})", "new Proxy(new Proxy(function () {}, {}), {})", "Object.create([])"])
+            {
+                if (IsArrayOperation((ObjectInstance)engine.Evaluate(other)))
+                {
+                    return false;
+                }
+            }
+
+            try
+            {
+                IsArrayOperation((ObjectInstance)engine.Evaluate("r.proxy"));
+                return false;
+            }
+            catch (JavaScriptException e) when (e.Error is ObjectInstance error && ReferenceEquals(error.Prototype, engine.Intrinsics.TypeError.Get("prototype")))
+            {
+                return true;
+            }
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {
