@@ -1,3 +1,4 @@
+using System.Buffers;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -64,4 +65,66 @@ public class SpecGapTests
             }
         }
     }
+
+    // An array of n elements writes at least 2n + 1 chars: when that is past the limit, nothing but toJSON and length
+    // is read before the RangeError, on every sink. 49 zeros make 99 chars exactly.
+    [Theory]
+    [InlineData(49, 99, false)]
+    [InlineData(50, 100, true)]
+    [InlineData(50, 101, false)]
+    [InlineData(0, 1, true)]
+    public void AnArrayLongerThanTheLimitThrowsBeforeItsElementsAreRead(int length, long maxLength, bool throws)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = maxLength });
+        engine.Execute("var log = []; var p = new Proxy(new Array(" + length + ").fill(0), {get: function (t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }});");
+        JsValue proxy = engine.GetValue("p");
+        foreach (Action write in (Action[])[
+            () => serializer.SerializeToString(proxy),
+            () => serializer.Serialize(proxy, Stream.Null),
+            () => serializer.Serialize(proxy, TextWriter.Null),
+            () => serializer.Serialize(proxy, new ArrayBufferWriter<byte>()),
+        ])
+        {
+            engine.Execute("log = [];");
+            if (throws)
+            {
+                var e = Assert.Throws<JavaScriptException>(write);
+                Assert.Equal("RangeError: Invalid string length", Js.ErrorText(e));
+                Assert.Equal("toJSON,length", engine.Evaluate("log.join()").ToString());
+            }
+            else
+            {
+                write();
+                Assert.Equal(2 + length, engine.Evaluate("log.length").AsNumber());
+            }
+        }
+    }
+
+    [Fact]
+    public void TheLengthCheckCountsWhatIsAlreadyWritten()
+    {
+        using var engine = new Engine(o => o.UseJsonStringify(new JsonSerializerOptions { MaxLength = 100 }));
+        string script = "var log = []; var p = new Proxy([1, 2, 3, 4, 5], {get: function (t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }});"
+            + " var out = []; [84, 86].forEach(function (n) { log = []; try { out.push(JSON.stringify(['x'.repeat(n), p]).length); } catch (e) { out.push(e.name); } out.push(log.join()); }); out.join('|')";
+
+        // ["xx…", is n + 4 chars, and [1,2,3,4,5] at least 11 more: 84 fits in 100 chars with the closing bracket, 86 cannot.
+        Assert.Equal("100|toJSON,length,0,1,2,3,4|RangeError|toJSON,length", Js.Run(engine, script));
+    }
+
+    // The shortest text counts no char for an element that the host serializer may write as nothing.
+    [Fact]
+    public void AHostSerializerThatWritesNothingLowersTheBound()
+    {
+        using var engine = new Engine(o =>
+        {
+            o.Interop.SerializeToJson = (_, _, _) => string.Empty;
+            o.UseJsonStringify(new JsonSerializerOptions { MaxLength = 60 });
+        });
+        engine.SetValue("thing", new Thing());
+        Assert.Equal("[" + new string(',', 49) + "]", Js.Run(engine, "JSON.stringify(new Array(50).fill(thing))"));
+        Assert.Equal("RangeError: Invalid string length", Js.Run(engine, "JSON.stringify(new Array(60).fill(thing))"));
+    }
+
+    private sealed class Thing;
 }

@@ -472,6 +472,16 @@ group('IsArray', [
   ['array-like replacers are ignored', s`JSON.stringify({a: 1, length: 0, 0: 'a'}, Object.create(['a'])) + JSON.stringify({a: 1}, (function () { return arguments; })('a'))`],
 ]);
 
+group('array length past any string', [
+  ['length 2**32 + 1', s`JSON.stringify(new Proxy([1, 2], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : t[k]; }}))`],
+  ['no element read first', s`var log = []; try { JSON.stringify([0, new Proxy([1, 2], {get: function (t, k) { log.push(String(k)); return k === 'length' ? 2 ** 53 - 1 : t[k]; }})]); } catch (e) { log.push(e.name); } log.join()`],
+  ['infinite length, indented', s`var log = []; try { JSON.stringify({a: new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? Infinity : 'x'; }})}, null, 2); } catch (e) { log.push(e.name); } log.join()`],
+  ['length 2**29', s`var log = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? 2 ** 29 : 0; }})); } catch (e) { log.push(e.name); } log.join()`],
+  ['replacer not called for elements', s`var keys = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : undefined; }}), function (k, v) { keys.push(k); return v; }); } catch (e) { keys.push(e.name); } keys.join()`],
+  ['length from valueOf', s`var log = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? {valueOf: function () { log.push('valueOf'); return 2 ** 33; }} : 0; }})); } catch (e) { log.push(e.name + ': ' + e.message); } log.join()`],
+  ['next call is unaffected', s`try { JSON.stringify({a: [new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 : 0; }})]}); } catch (e) {} JSON.stringify({a: [1, [2]], b: new Proxy([3], {})})`],
+]);
+
 function buildCases() {
   const cases = [];
   const names = new Set();
