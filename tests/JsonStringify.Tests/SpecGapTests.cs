@@ -15,9 +15,10 @@ namespace JsonStringify.Tests;
 public class SpecGapTests
 {
     [Fact]
-    public void IsArrayAccessorPassesItsSelfTest()
+    public void IsArrayAndRangeErrorAccessorsPassTheirSelfTests()
     {
         Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.IsArrayAccessorWorks);
+        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.RangeErrorAccessorWorks);
     }
 
     [Theory]
@@ -63,6 +64,39 @@ public class SpecGapTests
                 var e = Assert.Throws<JavaScriptException>(() => isArray());
                 Assert.Same(typeError, ((ObjectInstance)e.Error).Get("constructor"));
             }
+        }
+    }
+
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void RangeErrorsNeverReadTheGlobalBinding(bool internals)
+    {
+        using var engine = new Engine();
+        JsValue rangeError = engine.GetValue("RangeError");
+        engine.Execute("Object.defineProperty(globalThis, 'RangeError', {get: function () { throw new Error('global read'); }});");
+
+        var e = Assert.Throws<JavaScriptException>(() => Throw.RangeError(engine, "the message", internals));
+        var error = (ObjectInstance)e.Error;
+        Assert.Same(rangeError.Get("prototype"), error.Prototype);
+        Assert.Equal("the message", error.Get("message").ToString());
+        Assert.Equal("RangeError: the message", Js.ErrorText(e));
+    }
+
+    // MaxDepth and MaxLength are the host's; their RangeErrors are the realm's all the same, on both paths.
+    [Theory]
+    [InlineData("(function () { var o = {}; o.toJSON = function () { return [o]; }; return o; })()", "Maximum call stack size exceeded")]
+    [InlineData("[[[[[[[[[[[[]]]]]]]]]]]]", "Maximum call stack size exceeded")]
+    [InlineData("'x'.repeat(100)", "Invalid string length")]
+    [InlineData("new Array(30).fill(0)", "Invalid string length")]
+    public void RangeErrorsOfHostLimitsComeFromTheRealm(string value, string message)
+    {
+        foreach (bool fastPath in (bool[])[true, false])
+        {
+            using var engine = new Engine(o => o.UseJsonStringify(new JsonSerializerOptions { MaxDepth = 10, MaxLength = 50, EnableFastPath = fastPath }));
+            string script = "var R = RangeError; RangeError = SyntaxError; try { JSON.stringify(" + value + "); }"
+                + " catch (e) { [e.name, e.constructor === R, e instanceof R, e.message].join('|') }";
+            Assert.Equal("RangeError|true|true|" + message, Js.Run(engine, script));
         }
     }
 

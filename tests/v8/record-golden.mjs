@@ -472,6 +472,17 @@ group('IsArray', [
   ['array-like replacers are ignored', s`JSON.stringify({a: 1, length: 0, 0: 'a'}, Object.create(['a'])) + JSON.stringify({a: 1}, (function () { return arguments; })('a'))`],
 ]);
 
+group('errors from the realm', [
+  ['cycle, TypeError replaced', s`var T = TypeError; TypeError = SyntaxError; var o = {}; o.o = o; try { JSON.stringify(o); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['BigInt, TypeError replaced', s`var T = TypeError; TypeError = RangeError; try { JSON.stringify({a: 1n}); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['BigInt, TypeError deleted', s`var T = TypeError; delete globalThis.TypeError; try { JSON.stringify([2n]); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['revoked proxy, TypeError replaced', s`var T = TypeError; TypeError = SyntaxError; var r = Proxy.revocable({}, {}); r.revoke(); try { JSON.stringify({p: r.proxy}); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['length, RangeError replaced', s`var R = RangeError; RangeError = SyntaxError; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : 0; }})); } catch (e) { e.name + ' ' + (e.constructor === R) + ' ' + (e instanceof R) + ' ' + Object.prototype.hasOwnProperty.call(e, 'message') }`],
+  ['length, RangeError a function', s`var R = RangeError; RangeError = function () { return {name: 'fake'}; }; try { JSON.stringify({toJSON: function () { return new Proxy([], {get: function (t, k) { return k === 'length' ? 1e10 : 1; }}); }}); } catch (e) { e.name + ' ' + (e.constructor === R) + ' ' + e.message }`],
+  ['length, RangeError a throwing getter', s`var R = RangeError; Object.defineProperty(globalThis, 'RangeError', {get: function () { throw new Error('getter ran'); }}); try { JSON.stringify([new Proxy([], {get: function (t, k) { return k === 'length' ? Infinity : 1; }})]); } catch (e) { e.name + ' ' + (e.constructor === R) }`],
+  ['length, RangeError.prototype renamed', s`var R = RangeError; R.prototype.name = 'Renamed'; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 40 : 1; }})); } catch (e) { e.name + ' ' + (e.constructor === R) }`],
+]);
+
 group('array length past any string', [
   ['length 2**32 + 1', s`JSON.stringify(new Proxy([1, 2], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : t[k]; }}))`],
   ['no element read first', s`var log = []; try { JSON.stringify([0, new Proxy([1, 2], {get: function (t, k) { log.push(String(k)); return k === 'length' ? 2 ** 53 - 1 : t[k]; }})]); } catch (e) { log.push(e.name); } log.join()`],

@@ -2,6 +2,7 @@ using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
+using Jint.Native.Error;
 using Jint.Native.Function;
 using Jint.Native.Object;
 using Jint.Runtime;
@@ -24,6 +25,7 @@ internal static class JintInternals
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
     private static readonly Lazy<bool> s_callAccessorWorks = new(ProbeCallAccessor);
     private static readonly Lazy<bool> s_isArrayAccessorWorks = new(ProbeIsArrayAccessor);
+    private static readonly Lazy<bool> s_rangeErrorAccessorWorks = new(ProbeRangeErrorAccessor);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
     public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
@@ -49,6 +51,12 @@ internal static class JintInternals
     /// a script does to globals or to the Array constructor changes it.
     /// </summary>
     public static bool IsArray(ObjectInstance o) => IsArrayOperation(o);
+
+    /// <summary>Whether the accessor to the realm's intrinsic RangeError passed its self-test (and the suite allows it).</summary>
+    public static bool RangeErrorAccessorWorks => !ForcePublicReader && s_rangeErrorAccessorWorks.Value;
+
+    /// <summary>The intrinsic %RangeError% of <paramref name="engine"/>'s realm, whatever the global binding now holds.</summary>
+    public static ErrorConstructor GetRangeError(Engine engine) => RangeErrorOf(engine.Intrinsics);
 
     /// <summary>
     /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: a function through its own
@@ -91,6 +99,10 @@ internal static class JintInternals
     // Jint 4.18.0: internal virtual bool JsValue.IsArray(), overridden by ArrayInstance and JsProxy.
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "IsArray")]
     private static extern bool IsArrayOperation(JsValue value);
+
+    // Jint 4.18.0: internal ErrorConstructor Intrinsics.RangeError { get; }
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_RangeError")]
+    private static extern ErrorConstructor RangeErrorOf(Intrinsics intrinsics);
 
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
@@ -227,6 +239,28 @@ internal static class JintInternals
             {
                 return true;
             }
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // The accessor must give the constructor that the untouched global RangeError holds, still after a script replaced
+    // the binding, and the errors it makes must be RangeErrors.
+    private static bool ProbeRangeErrorAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            JsValue global = engine.GetValue("RangeError");
+            engine.Execute("RangeError = SyntaxError;");
+            ErrorConstructor intrinsic = RangeErrorOf(engine.Intrinsics);
+            ObjectInstance error = intrinsic.Construct("probe");
+            return ReferenceEquals(intrinsic, global)
+                && error.Get("name").ToString() == "RangeError"
+                && error.Get("message").ToString() == "probe"
+                && ReferenceEquals(error.Prototype, global.Get("prototype"));
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {

@@ -184,7 +184,7 @@ internal sealed class Walker
         // The walk does not recurse, but a toJSON or replacer that calls JSON.stringify again does, through the engine.
         if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
         {
-            Throw.StackOverflow(_engine);
+            Throw.StackOverflow(_engine, _shapeReads);
         }
 
         // The wrapper {"": value} is observable only as the replacer's this, so it exists only for a replacer.
@@ -738,7 +738,7 @@ internal sealed class Walker
         ulong shortest = (_hostSerializer is null ? 2 * length : length) + 1;
         if ((ulong)_writer.Length + shortest > (ulong)_lengthLimit)
         {
-            Throw.InvalidStringLength(_engine);
+            Throw.InvalidStringLength(_engine, _shapeReads);
         }
 
         _writer.StartArray();
@@ -1047,7 +1047,7 @@ internal sealed class Walker
     {
         if (_writer.IsOverLimit)
         {
-            Throw.InvalidStringLength(_engine);
+            Throw.InvalidStringLength(_engine, _shapeReads);
         }
     }
 
@@ -1089,7 +1089,7 @@ internal sealed class Walker
     {
         if (_depth >= _maxDepth)
         {
-            Throw.StackOverflow(_engine);
+            Throw.StackOverflow(_engine, _shapeReads);
         }
 
         if (Contains(o))
