@@ -1,5 +1,6 @@
 using Jint;
 using Jint.Native;
+using Jint.Native.Array;
 using Jint.Native.Object;
 using Jint.Runtime;
 using JsonStringify.Internals;
@@ -20,10 +21,11 @@ namespace JsonStringify;
 public sealed partial class JsonSerializer
 {
     private static readonly string[] s_spaces = CreateSpaces();
-    private static readonly JsString s_isArray = new("isArray");
 
     private readonly JsonSerializerOptions _options;
-    private JsValue? _isArrayIntrinsic;
+
+    // Whether IsArray asks the engine's own operation through JintInternals (see IsArray).
+    private readonly bool _isArrayAccessor;
     private Options? _engineOptions;
     private ShapeCacheEntry[]? _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
@@ -46,6 +48,7 @@ public sealed partial class JsonSerializer
         Engine = engine;
         _options = options ?? JsonSerializerOptions.Default;
         Reader = _options.EnableFastPath && JintInternals.ShapeAccessorsWork ? ShapeReader.Instance : PublicReader.Instance;
+        _isArrayAccessor = _options.EnableFastPath && JintInternals.IsArrayAccessorWorks;
     }
 
     internal JsonSerializer(Engine engine, JsonSerializerOptions? options, Options engineOptions)
@@ -146,10 +149,11 @@ public sealed partial class JsonSerializer
         return true;
     }
 
-    // IsArray(o): true for arrays, and for proxies whose target is one; a revoked proxy throws a TypeError.
+    // IsArray(o): true for Array exotic objects (arrays, and Array.prototype, the one intrinsic among them), and for
+    // proxies whose target is one; a revoked proxy throws a TypeError. Never through the script-visible Array.isArray.
     internal bool IsArray(ObjectInstance o)
     {
-        if (o is JsArray)
+        if (o is ArrayInstance)
         {
             return true;
         }
@@ -159,9 +163,7 @@ public sealed partial class JsonSerializer
             return false;
         }
 
-        // Jint's public API cannot see a proxy's target, so the engine's own Array.isArray answers for proxies.
-        _isArrayIntrinsic ??= Engine.Intrinsics.Array.Get(s_isArray);
-        return TypeConverter.ToBoolean(Engine.Call(_isArrayIntrinsic, Engine.Intrinsics.Array, [o]));
+        return _isArrayAccessor ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
     }
 
     // JSON.stringify step 4.b: strings, numbers, and String and Number objects, in order (PropertyList drops the

@@ -42,8 +42,9 @@ public sealed class JsonSerializerOptions
 
     /// <summary>
     /// The longest output, in UTF-16 chars; more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
-    /// the limit is passed. The overloads that return a string also stop at the longest .NET string
-    /// (1,073,741,791 chars) whatever this says; the streaming overloads have no other limit. Defaults to no limit.
+    /// the limit is passed, or as soon as an array's length is read when even its shortest text (2 × length + 1 chars)
+    /// cannot fit. The overloads that return a string also stop at the longest .NET string (1,073,741,791 chars)
+    /// whatever this says; the streaming overloads have no other limit. Defaults to no limit.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
     public long MaxLength

@@ -6,6 +6,7 @@ using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
 using Jint.Runtime.Interop;
+using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
@@ -221,10 +222,12 @@ public class SinkTests
 
     // An engine whose JSON.stringify writes through the sink and returns what the sink received, decoded; with no
     // sink, the string path's text as it would come back from UTF-8.
+    // The streaming sinks get the string path's limit, the longest .NET string, which they do not have by default:
+    // an array whose length alone is past it (a proxy claiming 2**32 + 1 elements) is then a RangeError on each.
     internal static Engine EngineWith(Sink? sink)
     {
         var engine = new Engine();
-        var serializer = new JsonSerializer(engine);
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
         var stringify = new ClrFunction(
             engine,
             "stringify",

@@ -433,6 +433,66 @@ group('reentrancy', [
   ['from getter with replacer', s`var o = {get a() { return JSON.stringify({b: 1, c: 2}, ['c']); }, d: 3}; JSON.stringify(o, function (k, v) { return k === 'd' ? v + 1 : v; })`],
 ]);
 
+group('holes and exotic prototypes', [
+  ['hole read through a proxy prototype', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P1' : Reflect.get(t, k, r); }})); JSON.stringify(a)`],
+  ['hole, proxy prototype, traps', TRAPS + s`var a = [1, , 3]; Object.setPrototypeOf(a, trap('p', [9, 8, 7])); done(JSON.stringify(a))`],
+  ['hole, proxy above Array.prototype, traps', s`var log = ''; var handler = {}; ['get', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'has'].forEach(function (name) { handler[name] = function (t, k, r) { log += name + '(' + (typeof k === 'symbol' ? 'symbol' : k) + ') '; return Reflect[name].apply(null, arguments); }; }); Object.setPrototypeOf(Array.prototype, new Proxy({1: 'P1'}, handler)); var r = JSON.stringify({x: [1, , 3], y: [, ]}); log + '=> ' + r`],
+  ['hole, proxy two levels up', s`var a = ['a', , 'c']; Object.setPrototypeOf(a, Object.create(new Proxy({}, {get: function (t, k, r) { return k === '1' ? 'up' : Reflect.get(t, k, r); }}))); JSON.stringify([a, a])`],
+  ['hole, receiver is the array', s`var a = [0, , 2]; var seen = []; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { if (k === '1') { seen.push(r === a); return 'R'; } return Reflect.get(t, k, r); }})); JSON.stringify(a) + seen`],
+  ['hole value from a proxy has toJSON', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? {toJSON: function (key) { return 'toJSON ' + key; }} : Reflect.get(t, k, r); }})); JSON.stringify({y: a})`],
+  ['hole, proxy prototype, replacer function', s`var a = [1, , 3]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P1' : Reflect.get(t, k, r); }})); JSON.stringify(a, function (k, v) { return k === '1' ? v + '!' : v; })`],
+  ['hole, proxy prototype, indented', s`var a = [, 2]; Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '0' ? [k] : Reflect.get(t, k, r); }})); JSON.stringify(a, null, 1)`],
+  ['sparse array, proxy prototype', s`var a = []; a[2] = 'c'; Object.defineProperty(a, 0, {get: function () { return 'g'; }, enumerable: true}); Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'P' : Reflect.get(t, k, r); }})); JSON.stringify(a)`],
+  ['own elements never reach the proxy', TRAPS + s`var a = [1, [2], {b: 3}]; Object.setPrototypeOf(a, trap('p', [])); done(JSON.stringify(a))`],
+  ['hole, String object prototype', s`var a = [0, , , 3]; Object.setPrototypeOf(a, new String('wxyz')); JSON.stringify(a)`],
+  ['hole, getter on Array.prototype', s`Object.defineProperty(Array.prototype, '1', {get: function () { return this.length; }, configurable: true}); JSON.stringify([[0, , 2], [, , , , ]])`],
+  ['prototype changed by an element toJSON', s`var a = [{toJSON: function () { Object.setPrototypeOf(a, new Proxy([], {get: function (t, k, r) { return k === '1' ? 'late' : Reflect.get(t, k, r); }})); return 0; }}, , 2]; JSON.stringify(a)`],
+  ['replacer list hole, proxy prototype', s`var l = ['a', , 'c']; Object.setPrototypeOf(l, new Proxy(Array.prototype, {get: function (t, k, r) { return k === '1' ? 'b' : Reflect.get(t, k, r); }})); JSON.stringify({a: 1, b: 2, c: 3, d: 4}, l)`],
+  ['replacer list hole, proxy above Array.prototype, traps', s`var log = ''; var handler = {}; ['get', 'getOwnPropertyDescriptor', 'getPrototypeOf', 'has'].forEach(function (name) { handler[name] = function (t, k, r) { log += name + '(' + (typeof k === 'symbol' ? 'symbol' : k) + ') '; return Reflect[name].apply(null, arguments); }; }); Object.setPrototypeOf(Array.prototype, new Proxy({1: 'b'}, handler)); var r = JSON.stringify({a: 1, b: 2, c: 3}, ['a', , 'c']); log + '=> ' + r`],
+  ['listed key absent, proxy prototype, traps', TRAPS + s`var o = {a: 1, __proto__: trap('p', {b: 'B'})}; done(JSON.stringify([o, o], ['a', 'b', 'z']))`],
+]);
+
+group('IsArray', [
+  ['Array.isArray replaced', s`Array.isArray = function () { return true; }; JSON.stringify([new Proxy({a: 1}, {}), new Proxy([1], {})])`],
+  ['Array.isArray deleted', s`delete Array.isArray; JSON.stringify([new Proxy([1, 2], {}), new Proxy({b: 1}, {})])`],
+  ['Array.isArray getter never runs', s`var n = 0; Object.defineProperty(Array, 'isArray', {get: function () { n++; return function () { return false; }; }}); JSON.stringify(new Proxy([1], {})) + n`],
+  ['Array global replaced, nested proxies', s`Array = null; JSON.stringify(new Proxy(new Proxy(new Proxy([1, [2]], {}), {}), {}))`],
+  ['proxy traps, Array.isArray replaced', TRAPS + s`Array.isArray = function () { log.push('isArray'); return false; }; done(JSON.stringify(trap('a', [1, 2])))`],
+  ['replacer list behind a proxy, Array.isArray lies', s`Array.isArray = function () { return false; }; JSON.stringify({a: 1, b: 2, c: 3}, new Proxy(['b', 'c'], {}))`],
+  ['replacer object behind a proxy, Array.isArray lies', s`Array.isArray = function () { return true; }; JSON.stringify({a: 1, b: 2}, new Proxy({0: 'a', length: 1}, {}))`],
+  ['replacer list behind nested proxies', s`delete Array.isArray; JSON.stringify({a: 1, b: 2}, new Proxy(new Proxy(['b'], {}), {}))`],
+  ['revoked proxy, Array.isArray replaced', s`var T = TypeError; var r = Proxy.revocable([], {}); r.revoke(); Array.isArray = function () { return true; }; var out = []; try { JSON.stringify({}, r.proxy); } catch (e) { out.push(e.name, e.constructor === T); } try { JSON.stringify([r.proxy]); } catch (e) { out.push(e.name, e.constructor === T); } out.join()`],
+  ['revoked target behind a proxy', s`var r = Proxy.revocable([], {}); var p = new Proxy(r.proxy, {}); r.revoke(); JSON.stringify(p)`],
+  ['Array.prototype', s`JSON.stringify(Array.prototype)`],
+  ['Array.prototype as replacer', s`JSON.stringify({length: 1, a: 2}, Array.prototype)`],
+  ['Array.prototype with elements', s`Array.prototype.length = 2; Array.prototype[0] = 'x'; JSON.stringify([Array.prototype, Object.create(Array.prototype)])`],
+  ['Array.prototype as a replacer list', s`Array.prototype.push('b'); JSON.stringify({a: 1, b: 2}, Array.prototype)`],
+  ['Array.prototype behind a proxy', s`JSON.stringify(new Proxy(Array.prototype, {}), null, 1) + JSON.stringify({x: 1, y: 2}, new Proxy(Array.prototype, {}))`],
+  ['array-likes are objects', s`JSON.stringify([Object.create(Array.prototype), {__proto__: []}, (function () { return arguments; })(1, 2), {length: 1, 0: 'a'}, new Uint8Array(2)])`],
+  ['array-like replacers are ignored', s`JSON.stringify({a: 1, length: 0, 0: 'a'}, Object.create(['a'])) + JSON.stringify({a: 1}, (function () { return arguments; })('a'))`],
+]);
+
+group('errors from the realm', [
+  ['cycle, TypeError replaced', s`var T = TypeError; TypeError = SyntaxError; var o = {}; o.o = o; try { JSON.stringify(o); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['BigInt, TypeError replaced', s`var T = TypeError; TypeError = RangeError; try { JSON.stringify({a: 1n}); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['BigInt, TypeError deleted', s`var T = TypeError; delete globalThis.TypeError; try { JSON.stringify([2n]); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['revoked proxy, TypeError replaced', s`var T = TypeError; TypeError = SyntaxError; var r = Proxy.revocable({}, {}); r.revoke(); try { JSON.stringify({p: r.proxy}); } catch (e) { e.name + ' ' + (e.constructor === T) }`],
+  ['length, RangeError replaced', s`var R = RangeError; RangeError = SyntaxError; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : 0; }})); } catch (e) { e.name + ' ' + (e.constructor === R) + ' ' + (e instanceof R) + ' ' + Object.prototype.hasOwnProperty.call(e, 'message') }`],
+  ['length, RangeError a function', s`var R = RangeError; RangeError = function () { return {name: 'fake'}; }; try { JSON.stringify({toJSON: function () { return new Proxy([], {get: function (t, k) { return k === 'length' ? 1e10 : 1; }}); }}); } catch (e) { e.name + ' ' + (e.constructor === R) + ' ' + e.message }`],
+  ['length, RangeError a throwing getter', s`var R = RangeError; Object.defineProperty(globalThis, 'RangeError', {get: function () { throw new Error('getter ran'); }}); try { JSON.stringify([new Proxy([], {get: function (t, k) { return k === 'length' ? Infinity : 1; }})]); } catch (e) { e.name + ' ' + (e.constructor === R) }`],
+  ['length, RangeError.prototype renamed', s`var R = RangeError; R.prototype.name = 'Renamed'; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 40 : 1; }})); } catch (e) { e.name + ' ' + (e.constructor === R) }`],
+]);
+
+group('array length past any string', [
+  ['length 2**32 + 1', s`JSON.stringify(new Proxy([1, 2], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : t[k]; }}))`],
+  ['no element read first', s`var log = []; try { JSON.stringify([0, new Proxy([1, 2], {get: function (t, k) { log.push(String(k)); return k === 'length' ? 2 ** 53 - 1 : t[k]; }})]); } catch (e) { log.push(e.name); } log.join()`],
+  ['infinite length, indented', s`var log = []; try { JSON.stringify({a: new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? Infinity : 'x'; }})}, null, 2); } catch (e) { log.push(e.name); } log.join()`],
+  ['length 2**29', s`var log = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? 2 ** 29 : 0; }})); } catch (e) { log.push(e.name); } log.join()`],
+  ['replacer not called for elements', s`var keys = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 + 1 : undefined; }}), function (k, v) { keys.push(k); return v; }); } catch (e) { keys.push(e.name); } keys.join()`],
+  ['length from valueOf', s`var log = []; try { JSON.stringify(new Proxy([], {get: function (t, k) { log.push(String(k)); return k === 'length' ? {valueOf: function () { log.push('valueOf'); return 2 ** 33; }} : 0; }})); } catch (e) { log.push(e.name + ': ' + e.message); } log.join()`],
+  ['next call is unaffected', s`try { JSON.stringify({a: [new Proxy([], {get: function (t, k) { return k === 'length' ? 2 ** 32 : 0; }})]}); } catch (e) {} JSON.stringify({a: [1, [2]], b: new Proxy([3], {})})`],
+]);
+
 function buildCases() {
   const cases = [];
   const names = new Set();

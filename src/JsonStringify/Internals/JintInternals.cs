@@ -5,6 +5,7 @@ using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
+using Jint.Native.Error;
 using Jint.Native.Function;
 using Jint.Native.Object;
 using Jint.Runtime;
@@ -32,6 +33,8 @@ internal static class JintInternals
     // Reads every entry of a property table (a HybridDictionary<PropertyDescriptor>) in its enumeration order: the
     // names and descriptors that fit into the arrays, and how many entries there are.
     private delegate int TableReader(object table, string[] names, PropertyDescriptor[] descriptors);
+    private static readonly Lazy<bool> s_isArrayAccessorWorks = new(ProbeIsArrayAccessor);
+    private static readonly Lazy<bool> s_rangeErrorAccessorWorks = new(ProbeRangeErrorAccessor);
 
     /// <summary>Whether the accessor to Engine.Options passed its self-test in this process.</summary>
     public static bool OptionsAccessorWorks => s_optionsAccessorWorks.Value;
@@ -47,6 +50,22 @@ internal static class JintInternals
 
     /// <summary>Whether the accessor to the engine's internal call passed its self-test (and the suite allows it).</summary>
     public static bool CallAccessorWorks => !ForcePublicReader && s_callAccessorWorks.Value;
+
+    /// <summary>Whether the accessor to the engine's IsArray passed its self-test (and the suite allows it).</summary>
+    public static bool IsArrayAccessorWorks => !ForcePublicReader && s_isArrayAccessorWorks.Value;
+
+    /// <summary>
+    /// The abstract operation IsArray(<paramref name="o"/>), as the engine implements it for Array.isArray: a proxy
+    /// answers for its target, through any number of proxies, and a revoked one throws the realm's TypeError. Nothing
+    /// a script does to globals or to the Array constructor changes it.
+    /// </summary>
+    public static bool IsArray(ObjectInstance o) => IsArrayOperation(o);
+
+    /// <summary>Whether the accessor to the realm's intrinsic RangeError passed its self-test (and the suite allows it).</summary>
+    public static bool RangeErrorAccessorWorks => !ForcePublicReader && s_rangeErrorAccessorWorks.Value;
+
+    /// <summary>The intrinsic %RangeError% of <paramref name="engine"/>'s realm, whatever the global binding now holds.</summary>
+    public static ErrorConstructor GetRangeError(Engine engine) => RangeErrorOf(engine.Intrinsics);
 
     /// <summary>
     /// Calls <paramref name="callable"/> (which IsCallable) as Jint's own serializer does: a function through its own
@@ -112,6 +131,14 @@ internal static class JintInternals
 
     /// <summary>The dense element storage of an array (longer than its length), or null when it is sparse.</summary>
     public static JsValue?[]? DenseElements(ArrayInstance array) => Dense(array);
+
+    // Jint 4.18.0: internal virtual bool JsValue.IsArray(), overridden by ArrayInstance and JsProxy.
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "IsArray")]
+    private static extern bool IsArrayOperation(JsValue value);
+
+    // Jint 4.18.0: internal ErrorConstructor Intrinsics.RangeError { get; }
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_RangeError")]
+    private static extern ErrorConstructor RangeErrorOf(Intrinsics intrinsics);
 
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
@@ -340,6 +367,68 @@ internal static class JintInternals
             }
 
             return agrees;
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // Arrays, Array.prototype, proxies of arrays (nested too) and of other objects must answer as the spec says, after
+    // a script replaced Array.isArray, and a revoked proxy must throw a TypeError.
+    private static bool ProbeIsArrayAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            engine.Execute("var r = Proxy.revocable([], {}); r.revoke(); Array.isArray = function () { return true; };");
+            foreach (string array in (string[])["[]", "Array.prototype", "new Proxy([], {})", "new Proxy(new Proxy([1], {}), {})"])
+            {
+                if (!IsArrayOperation((ObjectInstance)engine.Evaluate(array)))
+                {
+                    return false;
+                }
+            }
+
+            foreach (string other in (string[])["({length: 0})", "new Proxy({}, {})", "new Proxy(new Proxy(function () {}, {}), {})", "Object.create([])"])
+            {
+                if (IsArrayOperation((ObjectInstance)engine.Evaluate(other)))
+                {
+                    return false;
+                }
+            }
+
+            try
+            {
+                IsArrayOperation((ObjectInstance)engine.Evaluate("r.proxy"));
+                return false;
+            }
+            catch (JavaScriptException e) when (e.Error is ObjectInstance error && ReferenceEquals(error.Prototype, engine.Intrinsics.TypeError.Get("prototype")))
+            {
+                return true;
+            }
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // The accessor must give the constructor that the untouched global RangeError holds, still after a script replaced
+    // the binding, and the errors it makes must be RangeErrors.
+    private static bool ProbeRangeErrorAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            JsValue global = engine.GetValue("RangeError");
+            engine.Execute("RangeError = SyntaxError;");
+            ErrorConstructor intrinsic = RangeErrorOf(engine.Intrinsics);
+            ObjectInstance error = intrinsic.Construct("probe");
+            return ReferenceEquals(intrinsic, global)
+                && error.Get("name").ToString() == "RangeError"
+                && error.Get("message").ToString() == "probe"
+                && ReferenceEquals(error.Prototype, global.Get("prototype"));
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {

@@ -1,7 +1,6 @@
 using System.Diagnostics.CodeAnalysis;
 using Jint;
 using Jint.Native;
-using Jint.Native.Error;
 using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
@@ -11,16 +10,17 @@ namespace JsonStringify.Internals;
 /// <summary>Cold paths that raise real JavaScript errors, kept out of line so that hot callers stay small.</summary>
 internal static class Throw
 {
-    private static readonly JsString s_rangeError = new("RangeError");
     private static readonly JsString s_message = new("message");
 
     [DoesNotReturn]
     public static void TypeError(Engine engine, string message) =>
         throw new JavaScriptException(engine.Intrinsics.TypeError, message);
 
+    // Every error is the realm's own: Intrinsics.TypeError, and the intrinsic RangeError, whatever a script did to
+    // the global bindings. internals says whether JintInternals may be used (the serializer's fast path is on).
     [DoesNotReturn]
-    public static void RangeError(Engine engine, string message) =>
-        throw new JavaScriptException(CreateRangeError(engine, message));
+    public static void RangeError(Engine engine, string message, bool internals) =>
+        throw new JavaScriptException(CreateRangeError(engine, message, internals));
 
     [DoesNotReturn]
     public static void CycleDetected(Engine engine, string message) => TypeError(engine, message);
@@ -29,23 +29,24 @@ internal static class Throw
     public static void BigIntNotSerializable(Engine engine) => TypeError(engine, JsonConstants.BigInt);
 
     [DoesNotReturn]
-    public static void StackOverflow(Engine engine) => RangeError(engine, JsonConstants.StackOverflow);
+    public static void StackOverflow(Engine engine, bool internals) => RangeError(engine, JsonConstants.StackOverflow, internals);
 
     [DoesNotReturn]
-    public static void InvalidStringLength(Engine engine) => RangeError(engine, JsonConstants.InvalidStringLength);
+    public static void InvalidStringLength(Engine engine, bool internals) => RangeError(engine, JsonConstants.InvalidStringLength, internals);
 
-    // Jint's public Intrinsics has no RangeError. The global binding is the intrinsic unless a script replaced it;
-    // then the engine's own RangeError is obtained from an operation the spec defines to throw one.
-    private static ObjectInstance CreateRangeError(Engine engine, string message)
+    // Jint's public Intrinsics has no RangeError. Without JintInternals, the realm's own RangeError comes from an
+    // operation the spec defines to throw one, on the intrinsic Array constructor (whose behaviour no script can
+    // change), and gets the message.
+    private static ObjectInstance CreateRangeError(Engine engine, string message, bool internals)
     {
-        if (engine.Global.GetOwnProperty(s_rangeError).Value is ErrorConstructor rangeError)
+        if (internals && JintInternals.RangeErrorAccessorWorks)
         {
-            return rangeError.Construct(message);
+            return JintInternals.GetRangeError(engine).Construct(message);
         }
 
         try
         {
-            engine.Construct(engine.Intrinsics.Array, [JsNumber.Create(-1)]);
+            engine.Intrinsics.Array.Construct([JsNumber.Create(-1)]);
         }
         catch (JavaScriptException e) when (e.Error is ObjectInstance error)
         {

@@ -1,4 +1,5 @@
 using Jint.Native;
+using Jint.Native.Array;
 using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
@@ -51,13 +52,44 @@ internal abstract class ValueReader
     /// <summary>Get(array, ToString(index)).</summary>
     public JsValue GetElement(ObjectInstance array, ulong index)
     {
-        // JsArray.TryGetValue is [[Get]] by index: it runs getters and falls back to the prototype chain for holes.
-        if (array is JsArray jsArray && index <= uint.MaxValue)
+        // ArrayInstance.TryGetValue runs getters, and reads a hole from the prototypes by asking each one for an own
+        // property and then for its prototype: that is [[Get]] only while every prototype is ordinary. Above an exotic
+        // one (a proxy, whose getOwnPropertyDescriptor and getPrototypeOf traps it would run instead of get), the
+        // element is read as OrdinaryGet does: the own property, or else the prototype's [[Get]].
+        if (array is ArrayInstance arrayInstance && index <= uint.MaxValue)
         {
-            return jsArray.TryGetValue((uint)index, out JsValue value) ? value : JsValue.Undefined;
+            if (HasOrdinaryPrototypes(arrayInstance))
+            {
+                return arrayInstance.TryGetValue((uint)index, out JsValue value) ? value : JsValue.Undefined;
+            }
+
+            JsString key = IndexKey.Create(index);
+            if (arrayInstance.GetOwnProperty(key) != PropertyDescriptor.Undefined)
+            {
+                return arrayInstance.Get(key, arrayInstance);
+            }
+
+            return arrayInstance.Prototype is { } prototype ? prototype.Get(key, arrayInstance) : JsValue.Undefined;
         }
 
         return array.Get(IndexKey.Create(index), array);
+    }
+
+    // Whether every prototype of an array is a plain object, an array or an intrinsic prototype of either, whose own
+    // lookups and [[GetPrototypeOf]] run no user code. A few type tests per read: the fast path comes here only for
+    // holes and sparse arrays.
+    private static bool HasOrdinaryPrototypes(ArrayInstance array)
+    {
+        EngineTypes types = EngineTypes.Instance;
+        for (ObjectInstance? p = array.Prototype; p is not null; p = p.Prototype)
+        {
+            if (!types.IsOrdinaryPrototype(p) && p is not JsArray)
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>

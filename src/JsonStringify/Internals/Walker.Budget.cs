@@ -50,7 +50,7 @@ internal sealed partial class Walker
     {
         if (_writer.IsOverLimit)
         {
-            Throw.InvalidStringLength(_engine);
+            Throw.InvalidStringLength(_engine, _shapeReads);
         }
     }
 }

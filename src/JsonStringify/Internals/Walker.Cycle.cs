@@ -41,7 +41,7 @@ internal sealed partial class Walker
             FrameKind.Array => i,
             FrameKind.ShapedObject => frame.Layout!.Keys[i].ToString(),
             FrameKind.ListedObject => _propertyList!.Keys[(int)i].ToString(),
-            FrameKind.TableObject => frame.Properties![(int)i].Key.ToString(),
+            FrameKind.TableObject => frame.Properties!.Names[(int)i],
             _ => frame.Keys![(int)i].ToString(),
         };
     }

@@ -161,6 +161,15 @@ internal sealed partial class Walker
             InvalidatePurity();
         }
 
+        // The shortest text the array can have: its brackets, a comma between elements, and a char for each element
+        // (none for a CLR object that the host serializer writes as nothing). When even that is past the limit, the
+        // RangeError comes now, before any element is read, as V8 throws for a length of 2**32 + 1.
+        ulong shortest = (_hostSerializer is null ? 2 * length : length) + 1;
+        if ((ulong)_writer.Length + shortest > (ulong)_lengthLimit)
+        {
+            Throw.InvalidStringLength(_engine, _shapeReads);
+        }
+
         _writer.StartArray();
         _frames[_depth - 1].Start(FrameKind.Array, length);
     }

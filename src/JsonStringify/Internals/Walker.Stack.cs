@@ -58,7 +58,7 @@ internal sealed partial class Walker
     {
         if (_depth >= _maxDepth)
         {
-            Throw.StackOverflow(_engine);
+            Throw.StackOverflow(_engine, _shapeReads);
         }
 
         if (Contains(o))

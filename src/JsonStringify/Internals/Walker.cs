@@ -128,7 +128,7 @@ internal sealed partial class Walker
         // The walk does not recurse, but a toJSON or replacer that calls JSON.stringify again does, through the engine.
         if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
         {
-            Throw.StackOverflow(_engine);
+            Throw.StackOverflow(_engine, _shapeReads);
         }
 
         // The wrapper {"": value} is observable only as the replacer's this, so it exists only for a replacer.
