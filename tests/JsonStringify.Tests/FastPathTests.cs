@@ -14,6 +14,7 @@ public class FastPathTests
         Assert.True(JintInternals.ShapeSelfTestPassed);
         Assert.True(JintInternals.OptionsAccessorWorks);
         Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.CallAccessorWorks);
+        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.EvaluationStateAccessorWorks);
     }
 
     [Fact]

@@ -34,6 +34,11 @@ internal static class Throw
     [DoesNotReturn]
     public static void InvalidStringLength(Engine engine) => RangeError(engine, JsonConstants.InvalidStringLength);
 
+    [DoesNotReturn]
+    public static void ConcurrentUse() => throw new InvalidOperationException(
+        "Another thread is serializing with this engine. A Jint Engine and its JsonSerializers serve one thread at a "
+        + "time: give each thread its own engine, or let one call finish before the next starts.");
+
     // Jint's public Intrinsics has no RangeError. The global binding is the intrinsic unless a script replaced it;
     // then the engine's own RangeError is obtained from an operation the spec defines to throw one.
     private static ObjectInstance CreateRangeError(Engine engine, string message)
