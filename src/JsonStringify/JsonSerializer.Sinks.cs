@@ -81,7 +81,8 @@ public sealed partial class JsonSerializer
     /// <summary>
     /// Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="stream"/>, writing
     /// asynchronously. The walk itself (and any toJSON, getter or replacer it runs) happens on a dedicated thread while
-    /// this method awaits the writes; do not use the engine until the returned task completes.
+    /// this method awaits the writes; do not use the engine until the returned task completes. Called from inside a
+    /// call on the same engine (a toJSON that writes a stream), it walks and writes synchronously before it returns.
     /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
@@ -95,6 +96,13 @@ public sealed partial class JsonSerializer
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(stream);
         cancellationToken.ThrowIfCancellationRequested();
+
+        // From inside a call on this engine (a toJSON, replacer or getter that writes a stream), the walk cannot move to
+        // another thread while that call is in progress: it runs here, and writes synchronously.
+        if (_gate.IsHeldByCurrentThread)
+        {
+            return Serialize(value, replacer, space, stream);
+        }
 
         // Two chunks in flight at most: the walk waits for the writes, so memory stays bounded.
         var chunks = Channel.CreateBounded<ReadOnlyMemory<byte>>(
@@ -157,7 +165,7 @@ public sealed partial class JsonSerializer
         Walker walker = BufferPool.RentWalker();
         try
         {
-            return Walk(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
+            return Run(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
         }
         finally
         {

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
@@ -13,10 +14,15 @@ namespace JsonStringify;
 /// a pooled builder, so a call allocates little beyond its result.
 /// </summary>
 /// <remarks>
-/// One instance serves one engine and can be reused for any number of calls. Like the engine itself it is not
-/// thread-safe. Errors are thrown as <see cref="JavaScriptException"/>: a <c>TypeError</c> for a cycle or a BigInt,
-/// and a <c>RangeError</c> for output too long for a string or nesting too deep for the thread's stack. Exceptions
-/// thrown by toJSON, getters, replacers and proxy traps reach the caller unchanged.
+/// One instance serves one engine and can be reused for any number of calls, by one thread at a time, as the engine
+/// itself: while a call is in progress, a call from another thread (to any serializer of the engine, or to the
+/// <c>JSON.stringify</c> that UseJsonStringify installed) throws an <see cref="InvalidOperationException"/>, and a call
+/// from the same thread (a toJSON that calls <c>JSON.stringify</c>) goes ahead. A call from host code is one unit of
+/// work for the engine's constraints (timeout, memory, statements): they count from its start, whatever toJSON,
+/// replacers, getters or proxy traps it runs; a call from a script is part of that script's work. Errors are thrown
+/// as <see cref="JavaScriptException"/>: a <c>TypeError</c> for a cycle or a BigInt, and a <c>RangeError</c> for output
+/// too long for a string or nesting too deep for the thread's stack. Exceptions thrown by toJSON, getters, replacers
+/// and proxy traps reach the caller unchanged.
 /// </remarks>
 public sealed partial class JsonSerializer
 {
@@ -49,6 +55,8 @@ public sealed partial class JsonSerializer
         _options = options ?? JsonSerializerOptions.Default;
         Reader = _options.EnableFastPath && JintInternals.ShapeAccessorsWork ? ShapeReader.Instance : PublicReader.Instance;
         _isArrayAccessor = _options.EnableFastPath && JintInternals.IsArrayAccessorWorks;
+        _gate = EngineGate.For(engine);
+        _resetsConstraints = Reader is ShapeReader && JintInternals.EvaluationStateAccessorWorks;
     }
 
     internal JsonSerializer(Engine engine, JsonSerializerOptions? options, Options engineOptions)
@@ -67,9 +75,20 @@ public sealed partial class JsonSerializer
     internal Engine Engine { get; }
 
     /// <summary>This serializer's cache of hidden-class layouts, or null while a call holds it.</summary>
-    internal ShapeCacheEntry[]? RentShapeCache() => Interlocked.Exchange(ref _shapeCache, null);
+    /// <remarks>Only the thread inside the engine's gate calls it, so plain reads and writes do.</remarks>
+    internal ShapeCacheEntry[]? RentShapeCache()
+    {
+        Debug.Assert(_gate.IsHeldByCurrentThread, "the cache is only used inside the gate");
+        ShapeCacheEntry[]? cache = _shapeCache;
+        _shapeCache = null;
+        return cache;
+    }
 
-    internal void ReturnShapeCache(ShapeCacheEntry[] cache) => Volatile.Write(ref _shapeCache, cache);
+    internal void ReturnShapeCache(ShapeCacheEntry[] cache)
+    {
+        Debug.Assert(_gate.IsHeldByCurrentThread, "the cache is only used inside the gate");
+        _shapeCache = cache;
+    }
 
     internal ValueReader Reader { get; }
 
@@ -111,7 +130,7 @@ public sealed partial class JsonSerializer
         {
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
             StringBuilderSink output = walker.StringSink.Start(_options.StringBuilderPool);
-            return Walk(walker, output, value, replacer, space, maxLength) ? output.Result : null;
+            return Run(walker, output, value, replacer, space, maxLength) ? output.Result : null;
         }
         finally
         {

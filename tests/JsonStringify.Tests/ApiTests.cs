@@ -195,6 +195,7 @@ public class ApiTests
         Assert.Equal("[[[]]]", serializer.SerializeToString(engine.Evaluate("[[[]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[[]]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: []}}})")));
+        Assert.Equal(2_000_000, JsonSerializerOptions.Default.MaxDepth);
         using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });
         Assert.Equal("RangeError: Maximum call stack size exceeded", Js.Run(script, "var o = {}; o.toJSON = () => [o]; JSON.stringify(o)"));
         Assert.Throws<ArgumentOutOfRangeException>(() => new JsonSerializerOptions { MaxDepth = 0 });

@@ -15,6 +15,7 @@ public class FastPathTests
         Assert.True(JintInternals.OptionsAccessorWorks);
         Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.CallAccessorWorks);
         Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.TableReaderWorks);
+        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.EvaluationStateAccessorWorks);
     }
 
     [Fact]

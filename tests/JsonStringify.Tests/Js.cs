@@ -8,10 +8,10 @@ namespace JsonStringify.Tests;
 internal static class Js
 {
     /// <summary>An engine whose JSON.stringify is this library's.</summary>
-    public static Engine Ours(Action<Options>? configure = null) => new Engine(o =>
+    public static Engine Ours(Action<Options>? configure = null, JsonSerializerOptions? serializerOptions = null) => new Engine(o =>
     {
         configure?.Invoke(o);
-        o.UseJsonStringify();
+        o.UseJsonStringify(serializerOptions);
     });
 
     /// <summary>An engine with Jint's built-in JSON.stringify.</summary>

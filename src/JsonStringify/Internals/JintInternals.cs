@@ -10,6 +10,7 @@ using Jint.Native.Function;
 using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
+using Jint.Runtime.Interop;
 
 namespace JsonStringify.Internals;
 
@@ -28,6 +29,7 @@ internal static class JintInternals
     private static readonly Lazy<bool> s_optionsAccessorWorks = new(ProbeOptionsAccessor);
     private static readonly Lazy<bool> s_shapeAccessorsWork = new(ProbeShapeAccessors);
     private static readonly Lazy<bool> s_callAccessorWorks = new(ProbeCallAccessor);
+    private static readonly Lazy<bool> s_evaluationStateAccessorWorks = new(ProbeEvaluationStateAccessor);
     private static readonly Lazy<TableReader?> s_tableReader = new(CreateTableReader);
 
     // Reads every entry of a property table (a HybridDictionary<PropertyDescriptor>) in its enumeration order: the
@@ -50,6 +52,16 @@ internal static class JintInternals
 
     /// <summary>Whether the accessor to the engine's internal call passed its self-test (and the suite allows it).</summary>
     public static bool CallAccessorWorks => !ForcePublicReader && s_callAccessorWorks.Value;
+
+    /// <summary>Whether the accessor to the engine's "is it running something" flag passed its self-test (and the suite allows it).</summary>
+    public static bool EvaluationStateAccessorWorks => !ForcePublicReader && s_evaluationStateAccessorWorks.Value;
+
+    /// <summary>
+    /// Whether <paramref name="engine"/> is running something for someone: a script, or a host entry such as
+    /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>. A call that starts while it is not is a host call of its
+    /// own, whose constraints count from its start; one that starts while it is runs inside that work.
+    /// </summary>
+    public static bool IsEvaluationInProgress(Engine engine) => EvaluationInProgress(engine);
 
     /// <summary>Whether the accessor to the engine's IsArray passed its self-test (and the suite allows it).</summary>
     public static bool IsArrayAccessorWorks => !ForcePublicReader && s_isArrayAccessorWorks.Value;
@@ -143,6 +155,10 @@ internal static class JintInternals
     // Jint 4.18.0: internal Options Engine.Options { get; }
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_Options")]
     private static extern Options GetOptions(Engine engine);
+
+    // Jint 4.18.0: internal bool Engine.IsEvaluationInProgress { get; } (_hostEntryDepth > 0 || _executionContexts.Count > 1)
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_IsEvaluationInProgress")]
+    private static extern bool EvaluationInProgress(Engine engine);
 
     // Jint 4.18.0: internal JsValue Engine.Call(ICallable callable, JsValue thisObject, JsValue[] arguments, JintExpression? expression)
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "Call")]
@@ -429,6 +445,35 @@ internal static class JintInternals
                 && error.Get("name").ToString() == "RangeError"
                 && error.Get("message").ToString() == "probe"
                 && ReferenceEquals(error.Prototype, global.Get("prototype"));
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // The flag must be false while the engine is idle, and true inside a host function that a script called and inside
+    // one that the host called through the public Engine.Call, and false again afterwards.
+    private static bool ProbeEvaluationStateAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            bool idle = !EvaluationInProgress(engine);
+            bool fromScript = false;
+            bool fromHost = false;
+            engine.SetValue("probe", new ClrFunction(engine, "probe", (_, _) =>
+            {
+                fromScript = EvaluationInProgress(engine);
+                return JsValue.Undefined;
+            }));
+            engine.Execute("probe()");
+            engine.Call(new ClrFunction(engine, "probe", (_, _) =>
+            {
+                fromHost = EvaluationInProgress(engine);
+                return JsValue.Undefined;
+            }), JsValue.Undefined, []);
+            return idle && fromScript && fromHost && !EvaluationInProgress(engine);
         }
         catch (Exception e) when (IsAccessorFailure(e))
         {

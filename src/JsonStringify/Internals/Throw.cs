@@ -34,6 +34,11 @@ internal static class Throw
     [DoesNotReturn]
     public static void InvalidStringLength(Engine engine, bool internals) => RangeError(engine, JsonConstants.InvalidStringLength, internals);
 
+    [DoesNotReturn]
+    public static void ConcurrentUse() => throw new InvalidOperationException(
+        "Another thread is serializing with this engine. A Jint Engine and its JsonSerializers serve one thread at a "
+        + "time: give each thread its own engine, or let one call finish before the next starts.");
+
     // Jint's public Intrinsics has no RangeError. Without JintInternals, the realm's own RangeError comes from an
     // operation the spec defines to throw one, on the intrinsic Array constructor (whose behaviour no script can
     // change), and gets the message.

@@ -80,7 +80,8 @@ internal sealed partial class Walker
     }
 
     // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
-    // allocates a closure per call and, from host code, restarts the engine's constraints each time.
+    // allocates a closure per call and, from host code, restarts the engine's constraints each time (the public path
+    // runs the whole walk inside one engine-level call, so that its calls are nested: see JsonSerializer.Entry.cs).
     private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) =>
         _internalCalls ? JintInternals.Call(_engine, callable, thisObject, arguments) : _engine.Call(callable, thisObject, arguments);
 
@@ -93,7 +94,7 @@ internal sealed partial class Walker
         }
 
         // Object(value) as a call is ToObject; Jint's [[Construct]] of Object does not wrap BigInts.
-        var wrapper = (ObjectInstance)_engine.Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
+        var wrapper = (ObjectInstance)Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
         return wrapper.Get(JsonConstants.ToJson, value);
     }
 
