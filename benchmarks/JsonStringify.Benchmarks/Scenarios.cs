@@ -6,7 +6,7 @@ using Jint.Native;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>The direct C# call on each corpus document, compact and with space = 2.</summary>
+/// <summary>The direct C# call on each document, the classic ones and the wider corpus, compact and with space = 2.</summary>
 public class CorpusBenchmarks : SerializerBenchmark
 {
     [ParamsSource(nameof(Files))]
@@ -15,7 +15,7 @@ public class CorpusBenchmarks : SerializerBenchmark
     [Params(0, 2)]
     public int Space { get; set; }
 
-    public static IEnumerable<string> Files => Corpus.Files;
+    public static IEnumerable<string> Files => Corpus.All;
 
     protected override void Prepare()
     {
@@ -54,6 +54,79 @@ public class ReplacerBenchmarks : SerializerBenchmark
                 })()
                 """);
     }
+}
+
+/// <summary>
+/// Documents built in script, as scripts build most of what they stringify: the parsed document ("parsed", for
+/// comparison) rebuilt recursively by assignment to a new object literal ("assigned"), the same with one key added and
+/// deleted on each object ("deleted"), shallow copies by Object.assign({}, ...) ("Object.assign"), and instances of one
+/// class per key set whose constructor assigns each property ("class"). Arrays are rebuilt with map. Every variant
+/// serializes to the same text as the parsed document.
+/// </summary>
+public class BuiltBenchmarks : SerializerBenchmark
+{
+    [ParamsSource(nameof(Files))]
+    public string File { get; set; } = "";
+
+    [ParamsSource(nameof(Builds))]
+    public string Build { get; set; } = "";
+
+    public static IEnumerable<string> Files => ["citm_catalog.json", "twitter.json", "corpus/joblist.json", "corpus/events.json"];
+
+    public static IEnumerable<string> Builds => ["parsed", "assigned", "deleted", "Object.assign", "class"];
+
+    protected override void Prepare()
+    {
+        Value = Corpus.ParseFile(Engine, File);
+        if (Build != "parsed")
+        {
+            Value = Engine.Evaluate(Rebuild).Call(JsValue.Undefined, [Value, new JsString(Build)]);
+        }
+    }
+
+    private const string Rebuild = """
+        (function (doc, build) {
+          const classes = new Map();
+          // One class per key set, whose constructor assigns each property in order: this["a"] = r(v["a"]); ...
+          function classFor(keys) {
+            const signature = JSON.stringify(keys);
+            let Row = classes.get(signature);
+            if (Row === undefined) {
+              const body = keys.map(k => 'this[' + JSON.stringify(k) + '] = r(v[' + JSON.stringify(k) + ']);').join(' ');
+              Row = new Function('r', 'return class Row { constructor(v) { ' + body + ' } };')(r);
+              classes.set(signature, Row);
+            }
+            return Row;
+          }
+          function r(v) {
+            if (v === null || typeof v !== 'object') return v;
+            if (Array.isArray(v)) return v.map(r);
+            switch (build) {
+              case 'assigned': {
+                const o = {};
+                for (const k of Object.keys(v)) o[k] = r(v[k]);
+                return o;
+              }
+              case 'deleted': {
+                const o = {};
+                for (const k of Object.keys(v)) o[k] = r(v[k]);
+                o.__scratch = 0;
+                delete o.__scratch;
+                return o;
+              }
+              case 'Object.assign': {
+                const o = Object.assign({}, v);
+                for (const k of Object.keys(o)) o[k] = r(o[k]);
+                return o;
+              }
+              case 'class':
+                return new (classFor(Object.keys(v)))(v);
+            }
+            throw new Error('unknown build ' + build);
+          }
+          return r(doc);
+        })
+        """;
 }
 
 /// <summary>
