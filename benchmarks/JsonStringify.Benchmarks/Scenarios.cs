@@ -58,10 +58,9 @@ public class ReplacerBenchmarks : SerializerBenchmark
 
 /// <summary>
 /// Documents built in script, as scripts build most of what they stringify: the parsed document ("parsed", for
-/// comparison) rebuilt recursively by assignment to a new object literal ("assigned"), the same with one key added and
-/// deleted on each object ("deleted"), shallow copies by Object.assign({}, ...) ("Object.assign"), and instances of one
-/// class per key set whose constructor assigns each property ("class"). Arrays are rebuilt with map. Every variant
-/// serializes to the same text as the parsed document.
+/// comparison) rebuilt by testdata/rebuild.js by assignment to new object literals ("assigned"), the same with one key
+/// added and deleted on each object ("deleted"), by Object.assign({}, ...) ("Object.assign"), and as instances of one
+/// class per key set ("class"). Every build serializes to the same text as the parsed document.
 /// </summary>
 public class BuiltBenchmarks : SerializerBenchmark
 {
@@ -80,53 +79,9 @@ public class BuiltBenchmarks : SerializerBenchmark
         Value = Corpus.ParseFile(Engine, File);
         if (Build != "parsed")
         {
-            Value = Engine.Evaluate(Rebuild).Call(JsValue.Undefined, [Value, new JsString(Build)]);
+            Value = Engine.Evaluate(Corpus.Read("rebuild.js")).Call(JsValue.Undefined, [Value, new JsString(Build)]);
         }
     }
-
-    private const string Rebuild = """
-        (function (doc, build) {
-          const classes = new Map();
-          // One class per key set, whose constructor assigns each property in order: this["a"] = r(v["a"]); ...
-          function classFor(keys) {
-            const signature = JSON.stringify(keys);
-            let Row = classes.get(signature);
-            if (Row === undefined) {
-              const body = keys.map(k => 'this[' + JSON.stringify(k) + '] = r(v[' + JSON.stringify(k) + ']);').join(' ');
-              Row = new Function('r', 'return class Row { constructor(v) { ' + body + ' } };')(r);
-              classes.set(signature, Row);
-            }
-            return Row;
-          }
-          function r(v) {
-            if (v === null || typeof v !== 'object') return v;
-            if (Array.isArray(v)) return v.map(r);
-            switch (build) {
-              case 'assigned': {
-                const o = {};
-                for (const k of Object.keys(v)) o[k] = r(v[k]);
-                return o;
-              }
-              case 'deleted': {
-                const o = {};
-                for (const k of Object.keys(v)) o[k] = r(v[k]);
-                o.__scratch = 0;
-                delete o.__scratch;
-                return o;
-              }
-              case 'Object.assign': {
-                const o = Object.assign({}, v);
-                for (const k of Object.keys(o)) o[k] = r(o[k]);
-                return o;
-              }
-              case 'class':
-                return new (classFor(Object.keys(v)))(v);
-            }
-            throw new Error('unknown build ' + build);
-          }
-          return r(doc);
-        })
-        """;
 }
 
 /// <summary>
