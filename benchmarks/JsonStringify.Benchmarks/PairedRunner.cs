@@ -149,7 +149,7 @@ public static class PairedRunner
         {
             foreach (string build in BuiltBenchmarks.Builds)
             {
-                yield return ($"{Corpus.Name(file)}, built: {build}", () => Pair.Of(new BuiltBenchmarks { File = file, Build = build }));
+                yield return ($"{Path.GetFileNameWithoutExtension(file)}, built: {build}", () => Pair.Of(new BuiltBenchmarks { File = file, Build = build }));
             }
         }
     }
