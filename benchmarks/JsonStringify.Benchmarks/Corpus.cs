@@ -3,10 +3,34 @@ using Jint.Native;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>The checked-in documents of testdata/, and documents generated with a fixed seed.</summary>
+/// <summary>
+/// The documents of testdata/: the three classic ones, and the wider corpus of testdata/corpus/ (public documents and
+/// documents generated with fixed seeds; testdata/README.md says where each comes from and what it stresses).
+/// </summary>
 public static class Corpus
 {
+    /// <summary>The classic documents, on which every scenario runs.</summary>
     public static IEnumerable<string> Files => ["canada.json", "citm_catalog.json", "twitter.json"];
+
+    /// <summary>The wider corpus, one document of each real-world shape.</summary>
+    public static IEnumerable<string> Wide =>
+    [
+        "corpus/lockfile.json", "corpus/openapi.json", "corpus/countries.json", "corpus/sourcemap.json",
+        "corpus/geojson-streets.json", "corpus/webhook-schema.json", "corpus/licenses.json", "corpus/events.json",
+        "corpus/settings.json", "corpus/emoji-ru.json", "corpus/trace.json", "corpus/notebook.json",
+        "corpus/wide-records.json", "corpus/intkeys.json", "corpus/numbers.json", "corpus/joblist.json",
+    ];
+
+    /// <summary>Every document: the classic ones, then the wider corpus.</summary>
+    public static IEnumerable<string> All => Files.Concat(Wide);
+
+    /// <summary>The short name of a document: its path under testdata/ without the extension.</summary>
+    public static string Name(string file) => Path.ChangeExtension(file, null);
+
+    /// <summary>The document whose <see cref="Name"/> or file name is <paramref name="name"/>.</summary>
+    public static string Find(string name) =>
+        All.FirstOrDefault(file => Name(file) == name || Path.GetFileNameWithoutExtension(file) == name)
+        ?? throw new ArgumentException($"No document named '{name}' in the corpus.", nameof(name));
 
     public static string Read(string file) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "testdata", file));
 

@@ -169,6 +169,31 @@ public static class PairedRunner
             yield return Scenario.Of<Utf8Benchmarks>(
                 $"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter", () => Pair.Of(new Utf8Benchmarks { File = file }), ours: "BufferWriter");
         }
+
+        foreach (string file in Corpus.Files)
+        {
+            yield return ($"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter, space 2", () => Pair.Of(new Utf8Benchmarks { File = file, Space = 2 }));
+        }
+
+        // The wider corpus, named by path ("corpus/lockfile, ..."), so that "--paired corpus/" selects all of it.
+        foreach (string file in Corpus.Wide)
+        {
+            string document = Corpus.Name(file);
+            foreach (int space in (int[])[0, 2])
+            {
+                string layout = space == 0 ? "compact" : "space 2";
+                yield return ($"{document}, {layout}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
+                yield return ($"{document}, UTF-8 IBufferWriter, {layout}", () => Pair.Of(new Utf8Benchmarks { File = file, Space = space }));
+            }
+        }
+
+        foreach (string file in BuiltBenchmarks.Files)
+        {
+            foreach (string build in BuiltBenchmarks.Builds)
+            {
+                yield return ($"{Path.GetFileNameWithoutExtension(file)}, built: {build}", () => Pair.Of(new BuiltBenchmarks { File = file, Build = build }));
+            }
+        }
     }
 
     /// <summary>

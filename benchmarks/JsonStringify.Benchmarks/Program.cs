@@ -3,6 +3,13 @@ using JsonStringify.Benchmarks;
 
 // --paired [glob...] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
 // arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
+// --warmup [names] and --late-shape [first:second,...] measure each side in fresh processes (see WarmupRunner).
+if (WarmupRunner.Handles(args))
+{
+    WarmupRunner.Run(args);
+    return;
+}
+
 if (args.Length > 0 && args[0] == "--paired")
 {
     return PairedRunner.Run(args[1..]);

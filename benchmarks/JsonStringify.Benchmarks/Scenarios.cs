@@ -6,7 +6,7 @@ using Jint.Native;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>The direct C# call on each corpus document, compact and with space = 2.</summary>
+/// <summary>The direct C# call on each document, the classic ones and the wider corpus, compact and with space = 2.</summary>
 public class CorpusBenchmarks : SerializerBenchmark
 {
     [ParamsSource(nameof(Files))]
@@ -15,7 +15,7 @@ public class CorpusBenchmarks : SerializerBenchmark
     [Params(0, 2)]
     public int Space { get; set; }
 
-    public static IEnumerable<string> Files => Corpus.Files;
+    public static IEnumerable<string> Files => Corpus.All;
 
     protected override void Prepare()
     {
@@ -53,6 +53,34 @@ public class ReplacerBenchmarks : SerializerBenchmark
                   return Array.from(keys);
                 })()
                 """);
+    }
+}
+
+/// <summary>
+/// Documents built in script, as scripts build most of what they stringify: the parsed document ("parsed", for
+/// comparison) rebuilt by testdata/rebuild.js by assignment to new object literals ("assigned"), the same with one key
+/// added and deleted on each object ("deleted"), by Object.assign({}, ...) ("Object.assign"), and as instances of one
+/// class per key set ("class"). Every build serializes to the same text as the parsed document.
+/// </summary>
+public class BuiltBenchmarks : SerializerBenchmark
+{
+    [ParamsSource(nameof(Files))]
+    public string File { get; set; } = "";
+
+    [ParamsSource(nameof(Builds))]
+    public string Build { get; set; } = "";
+
+    public static IEnumerable<string> Files => ["citm_catalog.json", "twitter.json", "corpus/joblist.json", "corpus/events.json"];
+
+    public static IEnumerable<string> Builds => ["parsed", "assigned", "deleted", "Object.assign", "class"];
+
+    protected override void Prepare()
+    {
+        Value = Corpus.ParseFile(Engine, File);
+        if (Build != "parsed")
+        {
+            Value = Engine.Evaluate(Corpus.Read("rebuild.js")).Call(JsValue.Undefined, [Value, new JsString(Build)]);
+        }
     }
 }
 

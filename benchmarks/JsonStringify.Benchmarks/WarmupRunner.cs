@@ -1,0 +1,306 @@
+using System.Buffers;
+using System.Diagnostics;
+using System.Globalization;
+using System.Reflection;
+using System.Reflection.PortableExecutable;
+using System.Text;
+using Jint;
+using Jint.Native;
+
+namespace JsonStringify.Benchmarks;
+
+/// <summary>
+/// How soon each serializer is fast in a new process, and on a new shape late in a process's life. Every measurement
+/// runs in a fresh process (this program started again with <see cref="ChildArgument"/>) that serves one side only,
+/// Jint's serializer or ours, so that neither warms code the other shares (Jint's property reads, the engine); the
+/// order of the two sides alternates from one process to the next. Each call is timed on its own: UTF-8 into a reused
+/// ArrayBufferWriter (Jint's own UTF-8 overload against ours), or with <c>--string</c> the string result.
+/// <list type="bullet">
+/// <item><c>--warmup [names]</c>: per document, the first call, the best of the first 200 calls, and the steady state
+/// (the best of 300 calls made after the process has served the document for 3 s).</item>
+/// <item><c>--late-shape [first:second,...]</c>: serves the first document for 3 s, then the second; of the second, the
+/// first call, the best of calls 300–315 (counting from 0), the best of each block of 100 of its first 1,000 calls,
+/// and its steady state (the best of 300 calls after 3 s more).</item>
+/// </list>
+/// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"); <c>--processes N</c> sets the
+/// number of processes per side (10 by default). The environment is passed on to every child, so a configuration is
+/// chosen by how this program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or
+/// a ReadyToRun build (see benchmarks/README.md).
+/// </summary>
+public static class WarmupRunner
+{
+    /// <summary>The first argument of a child process: <c>--warmup-child mode side output documents</c>.</summary>
+    public const string ChildArgument = "--warmup-child";
+
+    private const int EarlyCalls = 200;
+    private const int LateCalls = 1000;
+    private const int LateWindowFirst = 300;
+    private const int LateWindowLast = 315;
+    private const int LateBlock = 100;
+    private const int SteadyCalls = 300;
+    private static readonly TimeSpan s_serve = TimeSpan.FromSeconds(3);
+
+    private static readonly string[] s_warmupDocuments = ["corpus/joblist", "twitter", "corpus/events"];
+    private static readonly string[] s_latePairs = ["corpus/lockfile:corpus/sourcemap", "corpus/events:corpus/sourcemap"];
+    private static readonly string[] s_sides = ["jint", "ours"];
+
+    /// <summary>Whether <paramref name="args"/> ask for this runner.</summary>
+    public static bool Handles(string[] args) => args.Length > 0 && args[0] is "--warmup" or "--late-shape" or ChildArgument;
+
+    public static void Run(string[] args)
+    {
+        if (args[0] == ChildArgument)
+        {
+            RunChild(args[1], args[2], args[3], args[4]);
+            return;
+        }
+
+        bool late = args[0] == "--late-shape";
+        int processes = 10;
+        string output = "utf8";
+        string[]? scenarios = null;
+        for (int i = 1; i < args.Length; i++)
+        {
+            switch (args[i])
+            {
+                case "--processes":
+                    processes = int.Parse(args[++i], CultureInfo.InvariantCulture);
+                    break;
+                case "--string":
+                    output = "string";
+                    break;
+                default:
+                    scenarios = args[i].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+                    break;
+            }
+        }
+
+        scenarios ??= late ? s_latePairs : s_warmupDocuments;
+        PrintConfiguration(late, processes, output);
+        if (late)
+        {
+            Console.WriteLine("| first → second | side | second's first call | best of calls 300–315 | second's steady state | 300–315 ÷ steady | within 1.25× | best per 100 calls, 0–999 (medians over processes) |");
+            Console.WriteLine("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
+        }
+        else
+        {
+            Console.WriteLine("| document | side | first call | best of first 200 | steady state | first 200 ÷ steady | within 1.5× | ÷ Jint's steady state (steady; first 200) |");
+            Console.WriteLine("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+        }
+
+        foreach (string scenario in scenarios)
+        {
+            foreach (string document in scenario.Split(':'))
+            {
+                _ = Corpus.Find(document);
+            }
+
+            var results = new Dictionary<string, List<Dictionary<string, double>>> { ["jint"] = [], ["ours"] = [] };
+            for (int process = 0; process < processes; process++)
+            {
+                // Alternate which side starts, so that neither always runs on the machine's state after the other.
+                foreach (string side in process % 2 == 0 ? s_sides : s_sides.Reverse())
+                {
+                    results[side].Add(Launch(late ? "late" : "warmup", side, output, scenario));
+                }
+            }
+
+            if (late)
+            {
+                PrintLate(scenario, results);
+            }
+            else
+            {
+                PrintWarmup(scenario, results);
+            }
+        }
+    }
+
+    private static void PrintConfiguration(bool late, int processes, string output)
+    {
+        string environment = string.Join(", ", Environment.GetEnvironmentVariables().Keys.Cast<string>()
+            .Where(key => key.StartsWith("DOTNET_", StringComparison.Ordinal) && !key.StartsWith("DOTNET_CLI_", StringComparison.Ordinal)
+                && key is not ("DOTNET_NOLOGO" or "DOTNET_SKIP_FIRST_TIME_EXPERIENCE" or "DOTNET_GENERATE_ASPNET_CERTIFICATE"))
+            .Order(StringComparer.Ordinal)
+            .Select(key => $"{key}={Environment.GetEnvironmentVariable(key)}"));
+        Console.WriteLine($"{(late ? "Late shape" : "Warm-up")}: {processes} fresh processes per side, output {(output == "utf8" ? "UTF-8 into a reused ArrayBufferWriter" : "string")}, "
+            + $".NET {Environment.Version}, {Environment.ProcessorCount} cores; environment: {(environment.Length == 0 ? "default" : environment)}; "
+            + $"ReadyToRun: JsonStringify {IsReadyToRun(typeof(JsonSerializer).Assembly)}, Jint {IsReadyToRun(typeof(Engine).Assembly)}.");
+        Console.WriteLine("Times are medians over processes, with their range (min–max); µs per call.");
+        Console.WriteLine();
+    }
+
+    private static bool IsReadyToRun(Assembly assembly)
+    {
+        using FileStream stream = File.OpenRead(assembly.Location);
+        using var reader = new PEReader(stream);
+        return reader.PEHeaders.CorHeader is { ManagedNativeHeaderDirectory.Size: > 0 };
+    }
+
+    private static Dictionary<string, double> Launch(string mode, string side, string output, string scenario)
+    {
+        string host = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
+        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
+        if (Path.GetFileNameWithoutExtension(host) == "dotnet")
+        {
+            start.ArgumentList.Add(typeof(WarmupRunner).Assembly.Location);
+        }
+
+        foreach (string argument in (string[])[ChildArgument, mode, side, output, scenario])
+        {
+            start.ArgumentList.Add(argument);
+        }
+
+        using Process child = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
+        Task<string> error = child.StandardError.ReadToEndAsync();
+        string text = child.StandardOutput.ReadToEnd();
+        child.WaitForExit();
+        if (child.ExitCode != 0)
+        {
+            throw new InvalidOperationException($"The {side} process for {scenario} exited with {child.ExitCode}: {error.Result}");
+        }
+
+        return text.Split(' ', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries)
+            .Select(pair => pair.Split('='))
+            .ToDictionary(pair => pair[0], pair => double.Parse(pair[1], CultureInfo.InvariantCulture));
+    }
+
+    private static void PrintWarmup(string document, Dictionary<string, List<Dictionary<string, double>>> results)
+    {
+        double jintSteady = Median(results["jint"].Select(r => r["steady"]));
+        foreach (string side in s_sides)
+        {
+            List<Dictionary<string, double>> runs = results[side];
+            double[] early = [.. runs.Select(r => r["early"] / r["steady"])];
+            string versusJint = side == "jint"
+                ? "—"
+                : $"{Median(runs.Select(r => r["steady"])) / jintSteady:F2}; {Median(runs.Select(r => r["early"])) / jintSteady:F2}";
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"| {document} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "early")} | {Spread(runs, "steady")} | {Median(early):F2} ({early.Min():F2}–{early.Max():F2}) | {early.Count(r => r <= 1.5)}/{runs.Count} | {versusJint} |"));
+        }
+    }
+
+    private static void PrintLate(string pair, Dictionary<string, List<Dictionary<string, double>>> results)
+    {
+        foreach (string side in s_sides)
+        {
+            List<Dictionary<string, double>> runs = results[side];
+            double[] window = [.. runs.Select(r => r["window"] / r["steady"])];
+            string blocks = string.Join(", ", Enumerable.Range(0, LateCalls / LateBlock)
+                .Select(block => Median(runs.Select(r => r[$"block{block}"])).ToString("F0", CultureInfo.InvariantCulture)));
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"| {pair.Replace(":", " → ", StringComparison.Ordinal)} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "window")} | {Spread(runs, "steady")} | {Median(window):F2} ({window.Min():F2}–{window.Max():F2}) | {window.Count(r => r <= 1.25)}/{runs.Count} | {blocks} |"));
+        }
+    }
+
+    private static string Label(string side) => side == "jint" ? "Jint 4.18.0" : "JsonStringify";
+
+    private static string Spread(List<Dictionary<string, double>> runs, string key)
+    {
+        double[] values = [.. runs.Select(r => r[key])];
+        return string.Create(CultureInfo.InvariantCulture, $"{Median(values):F1} ({values.Min():F1}–{values.Max():F1})");
+    }
+
+    private static double Median(IEnumerable<double> values)
+    {
+        double[] sorted = [.. values.Order()];
+        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
+    }
+
+    // One process: serves the documents on one side and prints "key=µs" pairs on one line.
+    private static void RunChild(string mode, string side, string output, string scenario)
+    {
+        using var engine = new Engine();
+        JsValue[] documents = [.. scenario.Split(':').Select(name => Corpus.ParseFile(engine, Corpus.Find(name)))];
+        var writer = new ArrayBufferWriter<byte>(1 << 24);
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        Func<JsValue, double> call = (side, output) switch
+        {
+            ("jint", "utf8") => document =>
+            {
+                writer.ResetWrittenCount();
+                long start = Stopwatch.GetTimestamp();
+                builtin.Serialize(document, writer);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("ours", "utf8") => document =>
+            {
+                writer.ResetWrittenCount();
+                long start = Stopwatch.GetTimestamp();
+                ours.Serialize(document, writer);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("jint", "string") => document =>
+            {
+                long start = Stopwatch.GetTimestamp();
+                builtin.Serialize(document);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("ours", "string") => document =>
+            {
+                long start = Stopwatch.GetTimestamp();
+                ours.Serialize(document);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            _ => throw new ArgumentException($"Unknown side or output: {side}, {output}."),
+        };
+
+        var results = new StringBuilder();
+        void Report(string key, double seconds) => results.Append(CultureInfo.InvariantCulture, $"{key}={seconds * 1e6:F2} ");
+
+        var clock = Stopwatch.StartNew();
+        if (mode == "warmup")
+        {
+            double first = call(documents[0]);
+            double early = first;
+            for (int i = 1; i < EarlyCalls; i++)
+            {
+                early = Math.Min(early, call(documents[0]));
+            }
+
+            Report("first", first);
+            Report("early", early);
+        }
+        else
+        {
+            Serve(call, documents[0], clock, s_serve);
+            double[] times = new double[LateCalls];
+            for (int i = 0; i < LateCalls; i++)
+            {
+                times[i] = call(documents[1]);
+            }
+
+            Report("first", times[0]);
+            Report("window", times[LateWindowFirst..(LateWindowLast + 1)].Min());
+            for (int block = 0; block < LateCalls / LateBlock; block++)
+            {
+                Report($"block{block}", times[(block * LateBlock)..((block + 1) * LateBlock)].Min());
+            }
+
+            clock.Restart();
+        }
+
+        JsValue last = documents[^1];
+        Serve(call, last, clock, s_serve);
+        double steady = double.MaxValue;
+        for (int i = 0; i < SteadyCalls; i++)
+        {
+            steady = Math.Min(steady, call(last));
+        }
+
+        Report("steady", steady);
+        Console.WriteLine(results.ToString().TrimEnd());
+    }
+
+    // Calls until the clock reaches the budget.
+    private static void Serve(Func<JsValue, double> call, JsValue document, Stopwatch clock, TimeSpan budget)
+    {
+        while (clock.Elapsed < budget)
+        {
+            call(document);
+        }
+    }
+}
