@@ -172,7 +172,8 @@ public static class PairedRunner
 
         foreach (string file in Corpus.Files)
         {
-            yield return ($"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter, space 2", () => Pair.Of(new Utf8Benchmarks { File = file, Space = 2 }));
+            yield return Scenario.Of<Utf8Benchmarks>(
+                $"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter, space 2", () => Pair.Of(new Utf8Benchmarks { File = file, Space = 2 }), ours: "BufferWriter");
         }
 
         // The wider corpus, named by path ("corpus/lockfile, ..."), so that "--paired corpus/" selects all of it.
@@ -182,8 +183,9 @@ public static class PairedRunner
             foreach (int space in (int[])[0, 2])
             {
                 string layout = space == 0 ? "compact" : "space 2";
-                yield return ($"{document}, {layout}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
-                yield return ($"{document}, UTF-8 IBufferWriter, {layout}", () => Pair.Of(new Utf8Benchmarks { File = file, Space = space }));
+                yield return Scenario.Of<CorpusBenchmarks>($"{document}, {layout}", () => Pair.Of(new CorpusBenchmarks { File = file, Space = space }));
+                yield return Scenario.Of<Utf8Benchmarks>(
+                    $"{document}, UTF-8 IBufferWriter, {layout}", () => Pair.Of(new Utf8Benchmarks { File = file, Space = space }), ours: "BufferWriter");
             }
         }
 
@@ -191,7 +193,8 @@ public static class PairedRunner
         {
             foreach (string build in BuiltBenchmarks.Builds)
             {
-                yield return ($"{Path.GetFileNameWithoutExtension(file)}, built: {build}", () => Pair.Of(new BuiltBenchmarks { File = file, Build = build }));
+                yield return Scenario.Of<BuiltBenchmarks>(
+                    $"{Path.GetFileNameWithoutExtension(file)}, built: {build}", () => Pair.Of(new BuiltBenchmarks { File = file, Build = build }));
             }
         }
     }

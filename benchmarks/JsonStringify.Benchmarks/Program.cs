@@ -7,7 +7,7 @@ using JsonStringify.Benchmarks;
 if (WarmupRunner.Handles(args))
 {
     WarmupRunner.Run(args);
-    return;
+    return 0;
 }
 
 if (args.Length > 0 && args[0] == "--paired")
