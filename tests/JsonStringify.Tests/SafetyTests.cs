@@ -306,40 +306,6 @@ public class SafetyTests
     {
     }
 
-    // Counts what is written.
-    private sealed class CountingStream : Stream
-    {
-        private long _length;
-
-        public Action<long>? OnWrite { get; init; }
-
-        public override bool CanRead => false;
-
-        public override bool CanSeek => false;
-
-        public override bool CanWrite => true;
-
-        public override long Length => _length;
-
-        public override long Position { get => _length; set => throw new NotSupportedException(); }
-
-        public override void Write(byte[] buffer, int offset, int count)
-        {
-            _length += count;
-            OnWrite?.Invoke(_length);
-        }
-
-        public override void Flush()
-        {
-        }
-
-        public override int Read(byte[] buffer, int offset, int count) => throw new NotSupportedException();
-
-        public override long Seek(long offset, SeekOrigin origin) => throw new NotSupportedException();
-
-        public override void SetLength(long value) => throw new NotSupportedException();
-    }
-
     // Counts builders rented, returned and created, keeping at most one, like a pool whose policy clears.
     private sealed class TrackingPool : ObjectPool<StringBuilder>
     {

@@ -26,8 +26,10 @@ public class V8GoldenTests
     /// 14.6), and the deepest golden script nests 3,000 levels, so 10,000 runs every case as V8 does, while a toJSON
     /// that nests forever ("unbounded toJSON recursion") stops after 10,000 calls instead of the default 2,000,000.
     /// SafetyTests and ApiTests cover the default depth.
+    /// The streaming sinks get the string path's length limit too, so that an array whose length alone is past it is a
+    /// RangeError on every sink, as on the string path.
     /// </summary>
-    internal static JsonSerializerOptions SerializerOptions { get; } = new() { MaxDepth = 10_000 };
+    internal static JsonSerializerOptions SerializerOptions { get; } = new() { MaxDepth = 10_000, MaxLength = JsonConstants.MaxStringLength };
 
     public static TheoryData<string> CaseNames
     {
