@@ -38,7 +38,9 @@ internal static class JsonConstants
     public const int DefaultMaxDepth = 2_000_000;
 
     // The property SerializeJSONProperty looks up on objects and BigInts.
-    public static readonly JsString ToJson = new("toJSON");
+    public const string ToJsonName = "toJSON";
+
+    public static readonly JsString ToJson = new(ToJsonName);
 
     public const string InvalidStringLength = "Invalid string length";
     public const string StackOverflow = "Maximum call stack size exceeded";

@@ -13,8 +13,6 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed class TableProperties
 {
-    private const string ToJsonName = "toJSON";
-
     private string[] _names = new string[16];
     private PropertyDescriptor[] _descriptors = new PropertyDescriptor[16];
 
@@ -65,7 +63,7 @@ internal sealed class TableProperties
         for (int i = 0; i < read; i++)
         {
             string name = Unsafe.Add(ref names, i);
-            hasToJson |= name.Length == ToJsonName.Length && name == ToJsonName;
+            hasToJson |= name == JsonConstants.ToJsonName;
             PropertyDescriptor descriptor = Unsafe.Add(ref descriptors, i);
             if (!descriptor.Enumerable)
             {
