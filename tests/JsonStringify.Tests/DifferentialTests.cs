@@ -83,9 +83,10 @@ public class DifferentialTests
         }
     }
 
-    // Short strings are checked and copied 8 chars at a time, with a last vector that overlaps the one before it; longer
-    // ones take the vectorised searches. Every length either side of those sizes, with each kind of char that needs
-    // escaping (and a valid pair, which does not) at every position, and the same texts as property names.
+    // Strings are checked and copied in blocks of 16 chars, with a last block that reaches back over chars already
+    // copied (unless an escape lies among them), and those under 16 in two overlapping halves. Every length up to five
+    // blocks, with each kind of char that needs escaping (and a valid pair, which does not) at every position, and the
+    // same texts as property names.
     [Fact]
     public void StringsOfEveryShortLengthMatchJint()
     {
@@ -104,6 +105,30 @@ public class DifferentialTests
                     Check(clean.Insert(at, special));
                 }
             }
+        }
+
+        // Long strings go to the writer in slices of 682 chars: lengths around one and two slices, with the specials
+        // at every position near the cuts and near the blocks' ends.
+        foreach (int length in new[] { 681, 682, 683, 697, 1363, 1364, 1365 })
+        {
+            string clean = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
+            Check(clean);
+            foreach (string special in specials)
+            {
+                for (int at = 0; at <= length; at++)
+                {
+                    if (at < 40 || Math.Abs(at - 682) < 40 || Math.Abs(at - 1364) < 40 || length - at < 40)
+                    {
+                        Check(clean.Insert(at, special));
+                    }
+                }
+            }
+        }
+
+        // Several escapes in one block, and escapes on both sides of a block's end.
+        foreach (string text in new[] { new string('"', 40), "a\nb\nc\n" + new string('x', 30) + "\n\n", string.Concat(Enumerable.Repeat("abc\u0001\ud800\\", 12)) })
+        {
+            Check(text);
         }
 
         void Check(string text)

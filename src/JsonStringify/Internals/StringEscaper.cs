@@ -1,4 +1,5 @@
-using System.Buffers;
+using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
@@ -8,43 +9,89 @@ namespace JsonStringify.Internals;
 /// <summary>ECMA-262 QuoteJSONString: scan for what needs escaping, copy clean runs in bulk, escape the rest.</summary>
 internal static class StringEscaper
 {
-    // Exactly what JSON.stringify escapes: '"', '\', controls below U+0020 (this set, all ASCII, which keeps the
-    // vectorised search on its fastest path), and unpaired surrogates (searched for as a range).
-    private static readonly SearchValues<char> s_asciiSpecial = SearchValues.Create(BuildAsciiSpecialChars());
+    // Chars are checked and copied in blocks of this many: one 256-bit vector, or two 128-bit ones.
+    private const int BlockLength = 16;
 
-    // Strings up to this length are checked and copied in one pass, 8 chars at a time; most JSON strings are this
-    // short, and for them the two searches and the copy of the long path cost more than the chars themselves.
-    private const int MaxShortLength = 64;
+    // A block of up to this many chars is checked with two overlapping 128-bit vectors instead of char by char.
+    private const int HalfBlockLength = BlockLength / 2;
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
     /// which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char of the value. A high surrogate
     /// at the very end is escaped as unpaired, so callers cut long strings between the two halves of a pair.
     /// </summary>
+    /// <remarks>
+    /// One pass: each block of chars is loaded once, stored at its place in the output, then checked; a char that
+    /// needs escaping is written over where it was stored, and the copy goes on from the next char. The output runs
+    /// ahead of the input by what the escapes so far have added.
+    /// </remarks>
     /// <returns>The number of chars written.</returns>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
     {
-        int i;
-        if (value.Length <= MaxShortLength)
+        if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
         {
-            i = CopyUntilSpecial(value, destination);
-            if (i < 0)
-            {
-                return value.Length;
-            }
-        }
-        else
-        {
-            i = IndexOfSpecial(value);
-            if (i < 0)
-            {
-                value.CopyTo(destination);
-                return value.Length;
-            }
+            throw new ArgumentException("The destination is too short.", nameof(destination));
         }
 
-        return EscapeFrom(value, destination, i);
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
+        int length = value.Length;
+        int i = 0;
+        int w = 0;
+        if (length < BlockLength)
+        {
+            if (length >= HalfBlockLength)
+            {
+                // Two vectors that meet or overlap cover the whole value; the chars they share are stored twice, the
+                // same both times, as nothing has been escaped yet.
+                uint special = CopyHalfBlock(ref source, ref target) | (CopyHalfBlock(ref Unsafe.Add(ref source, length - HalfBlockLength), ref Unsafe.Add(ref target, length - HalfBlockLength)) << (length - HalfBlockLength));
+                if (special == 0)
+                {
+                    return length;
+                }
+
+                i = w = BitOperations.TrailingZeroCount(special);
+            }
+
+            return EscapeRest(ref source, length, ref target, i, w);
+        }
+
+        // Where the chars stored at the current distance between output and input begin: the char after the last
+        // escape. The last block may reach back over chars already copied only if they were copied at that distance.
+        int sameDistanceFrom = 0;
+        int lastBlock = length - BlockLength;
+        while (i <= lastBlock)
+        {
+            uint special = CopyBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+            if (special == 0)
+            {
+                i += BlockLength;
+                w += BlockLength;
+                continue;
+            }
+
+            int clean = BitOperations.TrailingZeroCount(special);
+            i += clean;
+            w += clean;
+            EscapeOne(ref source, length, ref target, ref i, ref w);
+            sameDistanceFrom = i;
+        }
+
+        if (i < length && sameDistanceFrom <= lastBlock)
+        {
+            int back = i - lastBlock;
+            uint special = CopyBlock(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, w - back)) >> back;
+            if (special == 0)
+            {
+                return w + length - i;
+            }
+
+            int clean = BitOperations.TrailingZeroCount(special);
+            i += clean;
+            w += clean;
+        }
+
+        return EscapeRest(ref source, length, ref target, i, w);
     }
 
     /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
@@ -58,158 +105,105 @@ internal static class StringEscaper
         return new string(buffer, 0, w + suffix.Length);
     }
 
+    // Copies BlockLength chars and returns a mask of those that need escaping (bit k for the block's char k).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int IndexOfSpecial(ReadOnlySpan<char> value)
+    private static uint CopyBlock(ref ushort source, ref ushort target)
     {
-        int ascii = value.IndexOfAny(s_asciiSpecial);
-        int surrogate = (ascii < 0 ? value : value[..ascii]).IndexOfAnyInRange('\uD800', '\uDFFF');
-        return surrogate >= 0 ? surrogate : ascii;
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            chars.StoreUnsafe(ref target);
+            return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
+                | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+                | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
+                | Vector256.LessThan(chars - Vector256.Create((ushort)0xD800), Vector256.Create((ushort)0x800))).ExtractMostSignificantBits();
+        }
+
+        return CopyHalfBlock(ref source, ref target)
+            | (CopyHalfBlock(ref Unsafe.Add(ref source, HalfBlockLength), ref Unsafe.Add(ref target, HalfBlockLength)) << HalfBlockLength);
     }
 
-    // Copies value into destination up to its first char that needs escaping, and returns that char's index (-1 when
-    // there is none). Whole vectors are copied before they are checked, so chars from the special one on may have been
-    // copied too; EscapeFrom writes over them.
-    private static int CopyUntilSpecial(ReadOnlySpan<char> value, Span<char> destination)
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyHalfBlock(ref ushort source, ref ushort target)
     {
-        if (destination.Length < value.Length)
-        {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
-        }
-
-        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
-        ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
-        int length = value.Length;
-        if (!Vector128.IsHardwareAccelerated || length < Vector128<ushort>.Count)
-        {
-            for (int k = 0; k < length; k++)
-            {
-                ushort c = Unsafe.Add(ref source, k);
-                if (IsSpecial(c))
-                {
-                    return k;
-                }
-
-                Unsafe.Add(ref target, k) = c;
-            }
-
-            return -1;
-        }
-
-        int i = 0;
-        int last = length - Vector128<ushort>.Count;
-        while (true)
-        {
-            // The last vector ends at the end of the value and may overlap the one before: the chars they share were
-            // found clean, so a special char found in it is the first.
-            int at = Math.Min(i, last);
-            Vector128<ushort> chars = Vector128.LoadUnsafe(ref source, (nuint)at);
-            chars.StoreUnsafe(ref target, (nuint)at);
-            Vector128<ushort> special =
-                Vector128.LessThan(chars, Vector128.Create((ushort)' '))
-                | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
-                | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
-                | Vector128.LessThan(chars - Vector128.Create((ushort)0xD800), Vector128.Create((ushort)0x800));
-            if (special != Vector128<ushort>.Zero)
-            {
-                return at + (int)uint.TrailingZeroCount(special.ExtractMostSignificantBits());
-            }
-
-            if (at == last)
-            {
-                return -1;
-            }
-
-            i += Vector128<ushort>.Count;
-        }
+        Vector128<ushort> chars = Vector128.LoadUnsafe(ref source);
+        chars.StoreUnsafe(ref target);
+        return (Vector128.LessThan(chars, Vector128.Create((ushort)' '))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
+            | Vector128.LessThan(chars - Vector128.Create((ushort)0xD800), Vector128.Create((ushort)0x800))).ExtractMostSignificantBits();
     }
 
+    // The chars from i on, one at a time: what is left of a value after its last whole block, or a short value.
+    private static int EscapeRest(ref ushort source, int length, ref ushort target, int i, int w)
+    {
+        while (i < length)
+        {
+            ushort c = Unsafe.Add(ref source, i);
+            if (IsSpecial(c))
+            {
+                EscapeOne(ref source, length, ref target, ref i, ref w);
+            }
+            else
+            {
+                Unsafe.Add(ref target, w++) = c;
+                i++;
+            }
+        }
+
+        return w;
+    }
+
+    // Exactly what JSON.stringify escapes: '"', '\\', controls below U+0020, and every surrogate (EscapeOne lets a
+    // well-formed pair through unescaped).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsSpecial(ushort c) => c < ' ' || c == '"' || c == '\\' || (uint)(c - 0xD800) < 0x800;
 
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int EscapeFrom(ReadOnlySpan<char> value, Span<char> destination, int i)
+    // Writes the special char at i (with its low surrogate, for a well-formed pair) at w, and moves both past it.
+    private static void EscapeOne(ref ushort source, int length, ref ushort target, ref int i, ref int w)
     {
-        int w = 0;
-        while (true)
+        ushort c = Unsafe.Add(ref source, i);
+        Debug.Assert(IsSpecial(c), "Only chars that need escaping come here.");
+        byte shortForm = c < ShortEscapes.Length ? ShortEscapes[c] : (byte)0;
+        if (shortForm != 0)
         {
-            value[..i].CopyTo(destination[w..]);
-            w += i;
-            char c = value[i];
-            int consumed = 1;
-            switch (c)
-            {
-                case '"':
-                    w += WritePair(destination, w, '"');
-                    break;
-                case '\\':
-                    w += WritePair(destination, w, '\\');
-                    break;
-                case '\b':
-                    w += WritePair(destination, w, 'b');
-                    break;
-                case '\f':
-                    w += WritePair(destination, w, 'f');
-                    break;
-                case '\n':
-                    w += WritePair(destination, w, 'n');
-                    break;
-                case '\r':
-                    w += WritePair(destination, w, 'r');
-                    break;
-                case '\t':
-                    w += WritePair(destination, w, 't');
-                    break;
-                default:
-                    if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
-                    {
-                        destination[w++] = c;
-                        destination[w++] = value[i + 1];
-                        consumed = 2;
-                    }
-                    else
-                    {
-                        w += WriteUnicodeEscape(destination, w, c);
-                    }
-
-                    break;
-            }
-
-            value = value[(i + consumed)..];
-            i = IndexOfSpecial(value);
-            if (i < 0)
-            {
-                value.CopyTo(destination[w..]);
-                return w + value.Length;
-            }
+            Unsafe.Add(ref target, w) = '\\';
+            Unsafe.Add(ref target, w + 1) = shortForm;
+            w += 2;
+            i++;
+        }
+        else if (char.IsHighSurrogate((char)c) && i + 1 < length && char.IsLowSurrogate((char)Unsafe.Add(ref source, i + 1)))
+        {
+            Unsafe.Add(ref target, w) = c;
+            Unsafe.Add(ref target, w + 1) = Unsafe.Add(ref source, i + 1);
+            w += 2;
+            i += 2;
+        }
+        else
+        {
+            // \uXXXX with lowercase hex, as the spec's UnicodeEscape writes it.
+            Unsafe.Add(ref target, w) = '\\';
+            Unsafe.Add(ref target, w + 1) = 'u';
+            Unsafe.Add(ref target, w + 2) = (ushort)HexDigits[c >> 12];
+            Unsafe.Add(ref target, w + 3) = (ushort)HexDigits[(c >> 8) & 0xF];
+            Unsafe.Add(ref target, w + 4) = (ushort)HexDigits[(c >> 4) & 0xF];
+            Unsafe.Add(ref target, w + 5) = (ushort)HexDigits[c & 0xF];
+            w += JsonConstants.MaxEscapedCharLength;
+            i++;
         }
     }
 
-    private static int WritePair(Span<char> destination, int at, char escaped)
-    {
-        destination[at] = '\\';
-        destination[at + 1] = escaped;
-        return 2;
-    }
+    // The letter after the backslash for the chars the spec gives a short escape (its table of code points, in
+    // QuoteJSONString), indexed by char; 0 for the others.
+    private static ReadOnlySpan<byte> ShortEscapes =>
+    [
+        0, 0, 0, 0, 0, 0, 0, 0, (byte)'b', (byte)'t', (byte)'n', 0, (byte)'f', (byte)'r', 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, (byte)'"', 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte)'\\',
+    ];
 
-    // \uXXXX with lowercase hex, as the spec's UnicodeEscape writes it.
-    private static int WriteUnicodeEscape(Span<char> destination, int at, char c)
-    {
-        destination[at] = '\\';
-        destination[at + 1] = 'u';
-        ((int)c).TryFormat(destination.Slice(at + 2, 4), out _, "x4", null);
-        return JsonConstants.MaxEscapedCharLength;
-    }
-
-    private static string BuildAsciiSpecialChars()
-    {
-        var chars = new char[' ' + 2];
-        for (int c = 0; c < ' '; c++)
-        {
-            chars[c] = (char)c;
-        }
-
-        chars[' '] = '"';
-        chars[' ' + 1] = '\\';
-        return new string(chars);
-    }
+    private static ReadOnlySpan<byte> HexDigits => "0123456789abcdef"u8;
 }
