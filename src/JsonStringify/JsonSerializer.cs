@@ -159,7 +159,7 @@ public sealed partial class JsonSerializer
         }
 
         string gap = space is null ? string.Empty : ComputeGap(space);
-        walker.Start(this, destination, replacerFunction, propertyList, gap, maxLength, _options.MaxDepth);
+        walker.Start(this, destination, replacerFunction, propertyList, gap, maxLength, MaxDepthFor(destination));
         if (!walker.SerializeRoot(value))
         {
             return false;
