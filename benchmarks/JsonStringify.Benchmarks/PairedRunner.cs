@@ -38,7 +38,7 @@ public static class PairedRunner
         string[] globs = [.. args.Where(a => a != "--filter")];
         Regex[] filters = [.. globs.Select(Glob)];
         Scenario[] all = [.. Scenarios()];
-        Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Any(n => filters.Any(f => f.IsMatch(n))))];
+        Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Append(s.Name).Any(n => filters.Any(f => f.IsMatch(n))))];
         if (selected.Length == 0)
         {
             Console.Error.WriteLine($"No paired scenario matches {string.Join(" or ", globs.Select(g => $"'{g}'"))}. "
