@@ -366,6 +366,32 @@ public class SystemTextJsonTests
         Assert.Equal(new JsonSerializer(engine).SerializeToString(value), element.GetRawText());
     }
 
+    // Containers join their parent when they close, so System.Text.Json's check that a node is not its own ancestor
+    // is one step, whatever the depth (it walks up the parents).
+    [Fact]
+    public void ADeepValueBuildsADeepTree()
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("var a = [1]; for (var i = 0; i < 100000; i++) { a = [a, {k: i}]; } a");
+        JsonNode? node = new JsonSerializer(engine).ToJsonNode(value);
+        int depth = 0;
+        while (node is JsonArray array)
+        {
+            Assert.Equal(depth == 100_000 ? 1 : 2, array.Count);
+            if (array.Count == 2)
+            {
+                Assert.Equal(100_000 - depth - 1, array[1]!["k"]!.GetValue<double>());
+            }
+
+            Assert.Same(array, array[0]?.Parent ?? array);
+            node = array[0];
+            depth++;
+        }
+
+        Assert.Equal(100_001, depth);
+        Assert.Equal(1, node!.GetValue<double>());
+    }
+
     [Fact]
     public void ACallNestedInAToJsonGetsItsOwnBuilderAndBuffers()
     {

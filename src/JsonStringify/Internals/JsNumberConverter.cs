@@ -32,7 +32,7 @@ internal sealed class JsNumberConverter : JsonConverter<double>
     public static void WriteNumber(Utf8JsonWriter writer, double value)
     {
         Debug.Assert(double.IsFinite(value), "JSON has no NaN or infinities");
-        if (Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value)
+        if (IsExactInteger(value))
         {
             writer.WriteNumberValue((long)value);
             return;
@@ -49,6 +49,9 @@ internal sealed class JsNumberConverter : JsonConverter<double>
         // Number::toString's text is always a valid JSON number: no need for the writer to parse it again.
         writer.WriteRawValue(bytes[..length], skipInputValidation: true);
     }
+
+    /// <summary>An integer below 2^53 in magnitude: Number::toString writes its plain digits, as a long is written.</summary>
+    public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
 
     // Integers below 2^53 are exact, and Number::toString writes them as plain digits, as the writer writes a long.
     private const double MaxExactInteger = 9007199254740992d;

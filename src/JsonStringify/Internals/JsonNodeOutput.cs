@@ -79,15 +79,21 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public void WriteEmptyArray() => _builder.Add(new JsonArray());
 
-    /// <summary>The tree being built: the open containers, innermost on top, and the name of the next property.</summary>
+    /// <summary>
+    /// The tree being built. A container joins its parent when it closes, not when it opens: a node checks, as it joins
+    /// a parent, that it is not among the parent's ancestors, so while every open container is still detached that
+    /// check is one step, and a tree of any depth builds in linear time.
+    /// </summary>
     private sealed class Builder
     {
-        // The containers that enclose the innermost open one; that one is _object or _array (exactly one is set
-        // while a container is open).
-        private JsonNode[] _parents = new JsonNode[16];
+        // The open containers, outermost first, and the name each has in its parent (null in an array or at the root).
+        private JsonNode[] _open = new JsonNode[16];
+        private string?[] _names = new string?[16];
 
-        // How many entries of _parents the call used, for Reset to clear.
-        private int _parentsUsed;
+        // How many entries of the stacks the call used, for Reset to clear.
+        private int _used;
+
+        // The innermost open container: exactly one is set while a container is open.
         private JsonObject? _object;
         private JsonArray? _array;
 
@@ -106,8 +112,9 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
         public void Reset()
         {
-            Array.Clear(_parents, 0, _parentsUsed);
-            _parentsUsed = 0;
+            Array.Clear(_open, 0, _used);
+            Array.Clear(_names, 0, _used);
+            _used = 0;
             _object = null;
             _array = null;
             Root = null;
@@ -123,9 +130,13 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
             }
             else if (_object is not null)
             {
-                // The walk never repeats a key in an object; JSON.parse would keep the last one if it did.
+                // The walk does not repeat a key in an object; if a host object did, the last value would stay, as
+                // JSON.parse keeps it.
                 Debug.Assert(Name is not null, "a property's name comes before its value");
-                _object[Name] = node;
+                if (!_object.TryAdd(Name, node))
+                {
+                    _object[Name] = node;
+                }
             }
             else
             {
@@ -139,41 +150,42 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
             var o = new JsonObject();
             Open(o);
             _object = o;
+            _array = null;
         }
 
         public void StartArray()
         {
             var a = new JsonArray();
             Open(a);
+            _object = null;
             _array = a;
         }
 
+        // The innermost container is complete: it joins its parent (the new innermost) under its name, or is the root.
         public void End()
         {
             Debug.Assert(Depth > 0, "a container is open");
             Depth--;
-            JsonNode? parent = Depth == 0 ? null : _parents[Depth - 1];
+            JsonNode closed = _open[Depth];
+            Name = _names[Depth];
+            JsonNode? parent = Depth == 0 ? null : _open[Depth - 1];
             _object = parent as JsonObject;
             _array = parent as JsonArray;
+            Add(closed);
         }
 
         private void Open(JsonNode container)
         {
-            Add(container);
-            if (Depth != 0)
+            if (Depth == _open.Length)
             {
-                if (Depth > _parents.Length)
-                {
-                    Array.Resize(ref _parents, _parents.Length * 2);
-                }
-
-                _parents[Depth - 1] = (JsonNode?)_object ?? _array!;
-                _parentsUsed = Math.Max(_parentsUsed, Depth);
+                Array.Resize(ref _open, Depth * 2);
+                Array.Resize(ref _names, Depth * 2);
             }
 
+            _open[Depth] = container;
+            _names[Depth] = _object is null ? null : Name;
             Depth++;
-            _object = null;
-            _array = null;
+            _used = Math.Max(_used, Depth);
         }
     }
 }

@@ -1,6 +1,7 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Text.Encodings.Web;
 using System.Text.Json;
 using Jint.Native;
 
@@ -51,6 +52,12 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
 
         var writer = Unsafe.As<Utf8JsonWriter>(destination)!;
+        if (writer.Options.Encoder != _state.Encoder)
+        {
+            _state.Names.Clear();
+            _state.Encoder = writer.Options.Encoder;
+        }
+
         _state.Writer = writer;
         _state.StartLength = writer.BytesCommitted + writer.BytesPending;
         _state.MaxLength = maxLength;
@@ -60,20 +67,49 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     // The writer is the caller's: it is not flushed here, as Utf8JsonWriter's own serializer methods leave it.
     public void Complete() => Debug.Assert(_state.Depth == 0, "every container was closed");
 
-    public void Reset() => _state.Writer = null;
+    public void Reset()
+    {
+        _state.Writer = null;
+        _state.HasName = false;
+    }
 
-    public void WriteNull() => Writer.WriteNullValue();
+    public void WriteNull()
+    {
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteNull(name);
+            return;
+        }
 
-    public void WriteBoolean(bool value) => Writer.WriteBooleanValue(value);
+        Writer.WriteNullValue();
+    }
+
+    public void WriteBoolean(bool value)
+    {
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteBoolean(name, value);
+            return;
+        }
+
+        Writer.WriteBooleanValue(value);
+    }
 
     public void WriteNumber(double value)
     {
         if (!double.IsFinite(value))
         {
-            Writer.WriteNullValue();
+            WriteNull();
             return;
         }
 
+        if (JsNumberConverter.IsExactInteger(value) && TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteNumber(name, (long)value);
+            return;
+        }
+
+        WritePendingName();
         JsNumberConverter.WriteNumber(Writer, value);
     }
 
@@ -81,7 +117,14 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     {
         if (value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && HasUnpairedSurrogate(value))
         {
+            WritePendingName();
             WriteEscapedString(Writer, value);
+            return;
+        }
+
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteString(name, value);
             return;
         }
 
@@ -90,18 +133,52 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     // Raw JSON (JSON.rawJSON's text, checked when it was made; a host serializer's, checked unless the writer skips
     // validation) goes in as it is, as the text outputs copy it.
-    public void WriteRaw(string text) => Writer.WriteRawValue(text, skipInputValidation: Writer.Options.SkipValidation);
+    public void WriteRaw(string text)
+    {
+        WritePendingName();
+        Writer.WriteRawValue(text, skipInputValidation: Writer.Options.SkipValidation);
+    }
 
     public void StartObject()
     {
-        Writer.WriteStartObject();
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteStartObject(name);
+        }
+        else
+        {
+            Writer.WriteStartObject();
+        }
+
         _state.Depth++;
     }
 
-    public void WritePropertyName(string name, bool first) => Writer.WritePropertyName(name);
+    public void WritePropertyName(string name, bool first)
+    {
+        Debug.Assert(!_state.HasName, "a name is followed by its value");
+        Writer.WritePropertyName(name);
+    }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first) => Writer.WritePropertyName(key.ToString());
+    // A name cached per hidden class or property list is encoded once for the writer's encoder, and kept until its
+    // value comes, so that the two go in with one call (WriteString(name, value), ...).
+    public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first)
+    {
+        Debug.Assert(!_state.HasName, "a name is followed by its value");
+        if (!_state.Names.TryGetValue(quotedWithColon, out JsonEncodedText encoded))
+        {
+            string name = key.ToString();
+            if (name.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd))
+            {
+                Writer.WritePropertyName(name);
+                return;
+            }
+
+            encoded = EncodeName(quotedWithColon, name);
+        }
+
+        _state.Name = encoded;
+        _state.HasName = true;
+    }
 
     public void EndObject(bool empty)
     {
@@ -111,7 +188,15 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void StartArray()
     {
-        Writer.WriteStartArray();
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteStartArray(name);
+        }
+        else
+        {
+            Writer.WriteStartArray();
+        }
+
         _state.Depth++;
     }
 
@@ -128,9 +213,47 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void WriteEmptyArray()
     {
-        Writer.WriteStartArray();
-        Writer.WriteEndArray();
+        StartArray();
+        EndArray(empty: true);
     }
+
+    // The name waiting for its value, taken.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TakeName(out JsonEncodedText name)
+    {
+        name = _state.Name;
+        if (!_state.HasName)
+        {
+            return false;
+        }
+
+        _state.HasName = false;
+        return true;
+    }
+
+    private void WritePendingName()
+    {
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WritePropertyName(name);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private JsonEncodedText EncodeName(string quotedWithColon, string name)
+    {
+        if (_state.Names.Count == MaxCachedNames)
+        {
+            _state.Names.Clear();
+        }
+
+        var encoded = JsonEncodedText.Encode(name, _state.Encoder);
+        _state.Names.Add(quotedWithColon, encoded);
+        return encoded;
+    }
+
+    // The most encoded property names kept; past it the cache starts again.
+    private const int MaxCachedNames = 4096;
 
     private const char HighSurrogateStart = '\uD800';
     private const char LowSurrogateEnd = '\uDFFF';
@@ -172,12 +295,19 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
     }
 
-    /// <summary>The caller's writer during a call, and where it stood when the call started.</summary>
+    /// <summary>The caller's writer during a call, and where it stood when the call started; the name waiting for its
+    /// value; the encoded names (keyed by the quoted name's reference: each is one string of a hidden class or property
+    /// list), kept from call to call while the writers' encoder is the same.</summary>
     private sealed class State
     {
+        public readonly Dictionary<string, JsonEncodedText> Names = new(ReferenceEqualityComparer.Instance);
+        public JavaScriptEncoder? Encoder;
+        public JsonEncodedText Name;
+        public bool HasName;
         public Utf8JsonWriter? Writer;
         public long StartLength;
         public long MaxLength;
         public int Depth;
     }
+
 }
