@@ -339,6 +339,46 @@ public class SystemTextJsonTests
             skipValidation: true));
     }
 
+    // JSON.rawJSON's text and a host serializer's (Jint's SerializeToJson) go into the writer raw, and into a node
+    // parsed, so both write the text back as it was.
+    [Fact]
+    public void RawTextFromJsonRawJsonAndTheHostIsKept()
+    {
+        using var engine = new Engine(o => o.Interop.SerializeToJson = (_, _, _) => "{\"host\":[1e400]}");
+        engine.SetValue("poco", new Poco());
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("[poco, JSON.rawJSON('1e1000'), {r: JSON.rawJSON('\"s\"')}]");
+        const string Expected = "[{\"host\":[1e400]},1e1000,{\"r\":\"s\"}]";
+        Assert.Equal(Expected, serializer.SerializeToString(value));
+        Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer)));
+        Assert.Equal(Expected, serializer.ToJsonNode(value)!.ToJsonString());
+    }
+
+    // MaxLength counts the bytes written into a Utf8JsonWriter; nodes have no text, and only an array whose shortest
+    // text could not fit is a RangeError there, as on the string path (see docs/limits.md).
+    [Fact]
+    public void MaxLengthCountsTheWritersBytesAndBoundsNodesOnlyThroughArrayLengths()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = 20 });
+
+        // 10 chars of text; 50 bytes once the writer's default encoder has escaped each é as \u00E9.
+        JsValue accented = engine.Evaluate("'é'.repeat(8)");
+        Assert.Equal("\"éééééééé\"", serializer.SerializeToString(accented));
+        using (var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>()))
+        {
+            var e = Assert.Throws<JavaScriptException>(() => serializer.Serialize(accented, writer));
+            Assert.Equal("RangeError: Invalid string length", Js.ErrorText(e));
+        }
+
+        JsValue longString = engine.Evaluate("'z'.repeat(100)");
+        Assert.Equal(100, serializer.ToJsonNode(longString)!.GetValue<string>().Length);
+
+        JsValue huge = engine.Evaluate("new Proxy([], {get: (t, k) => k === 'length' ? 2**32 + 1 : t[k]})");
+        var thrown = Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(huge));
+        Assert.Equal("RangeError: Invalid string length", Js.ErrorText(thrown));
+    }
+
     [Fact]
     public void ToJsonElementIsTheParsedStringAndOwnsItsData()
     {
@@ -523,4 +563,10 @@ public class SystemTextJsonTests
     }
 
     private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
+
+    // A CLR object, which Jint wraps, for the host serializer to write.
+    private sealed class Poco
+    {
+        public int A { get; set; } = 1;
+    }
 }
