@@ -38,7 +38,7 @@ public static class PairedRunner
         string[] globs = [.. args.Where(a => a != "--filter")];
         Regex[] filters = [.. globs.Select(Glob)];
         Scenario[] all = [.. Scenarios()];
-        Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Any(n => filters.Any(f => f.IsMatch(n))))];
+        Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Append(s.Name).Any(n => filters.Any(f => f.IsMatch(n))))];
         if (selected.Length == 0)
         {
             Console.Error.WriteLine($"No paired scenario matches {string.Join(" or ", globs.Select(g => $"'{g}'"))}. "
@@ -189,6 +189,27 @@ public static class PairedRunner
             }
         }
 
+        // The System.Text.Json bridge: here the left column is the baseline named in the row, not Jint's serializer.
+        foreach (string document in SystemTextJsonBenchmarks.Documents)
+        {
+            string name = SystemTextJsonBenchmarks.Name(document);
+            yield return Scenario.Of<SystemTextJsonBenchmarks>(
+                $"{name}, ToJsonNode vs JsonNode.Parse(ours) + walk",
+                () => Pair.Of(new SystemTextJsonBenchmarks { Document = document }, b => b.ParseOursAndWalk(), b => b.ToJsonNode()),
+                builtin: "ParseOursAndWalk",
+                ours: "ToJsonNode");
+            yield return Scenario.Of<SystemTextJsonBenchmarks>(
+                $"{name}, ToJsonNode vs JsonNode.Parse(Jint) + walk",
+                () => Pair.Of(new SystemTextJsonBenchmarks { Document = document }, b => b.ParseJintAndWalk(), b => b.ToJsonNode()),
+                builtin: "ParseJintAndWalk",
+                ours: "ToJsonNode");
+            yield return Scenario.Of<SystemTextJsonBenchmarks>(
+                $"{name}, Utf8JsonWriter vs IBufferWriter",
+                () => Pair.Of(new SystemTextJsonBenchmarks { Document = document }, b => b.BufferWriter(), b => b.Utf8JsonWriter()),
+                builtin: "BufferWriter",
+                ours: "Utf8JsonWriter");
+        }
+
         foreach (string file in BuiltBenchmarks.Files)
         {
             foreach (string build in BuiltBenchmarks.Builds)
@@ -205,8 +226,8 @@ public static class PairedRunner
     /// </summary>
     private sealed record Scenario(string Name, string[] Names, Func<Pair> Create)
     {
-        public static Scenario Of<TBenchmark>(string name, Func<Pair> create, string ours = "Ours") =>
-            new(name, [$"{typeof(TBenchmark).FullName}.Builtin", $"{typeof(TBenchmark).FullName}.{ours}"], create);
+        public static Scenario Of<TBenchmark>(string name, Func<Pair> create, string ours = "Ours", string builtin = "Builtin") =>
+            new(name, [$"{typeof(TBenchmark).FullName}.{builtin}", $"{typeof(TBenchmark).FullName}.{ours}"], create);
     }
 
     /// <summary>The two sides of one scenario, set up, and what to dispose afterwards.</summary>
@@ -233,6 +254,13 @@ public static class PairedRunner
         {
             scenario.Setup();
             return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
+        }
+
+        // Two methods of one benchmark: the row's baseline, and ours.
+        public static Pair Of(SystemTextJsonBenchmarks scenario, Action<SystemTextJsonBenchmarks> baseline, Action<SystemTextJsonBenchmarks> ours)
+        {
+            scenario.Setup();
+            return new Pair(() => baseline(scenario), () => ours(scenario), scenario);
         }
 
         public void Dispose() => owner.Dispose();

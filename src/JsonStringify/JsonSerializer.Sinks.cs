@@ -159,10 +159,10 @@ public sealed partial class JsonSerializer
 
     // Rents a walker, points one of its sinks at the destination, walks, and gives the walker back on every path.
     private bool WalkInto<TDestination>(
-        TDestination destination, Func<Walker, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
+        TDestination destination, Func<Walker<TextOutput>, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker walker = BufferPool.RentWalker();
+        Walker<TextOutput> walker = BufferPool.RentWalker<TextOutput>();
         try
         {
             return Run(walker, start(walker, destination), value, replacer, space, _options.MaxLength);

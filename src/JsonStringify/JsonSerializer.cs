@@ -125,7 +125,7 @@ public sealed partial class JsonSerializer
     public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker walker = BufferPool.RentWalker();
+        Walker<TextOutput> walker = BufferPool.RentWalker<TextOutput>();
         try
         {
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
@@ -139,8 +139,9 @@ public sealed partial class JsonSerializer
         }
     }
 
-    // JSON.stringify steps 4-12 into a sink; false when the value has no JSON form (then nothing was written).
-    private bool Walk(Walker walker, OutputSink sink, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    // JSON.stringify steps 4-12 into a destination (a sink for text); false when the value has no JSON form (then
+    // nothing was written).
+    private bool Walk(IWalker walker, object? destination, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
     {
         // Steps 4-8, in order: the replacer (a property list is read now), then space.
         JsValue? replacerFunction = null;
@@ -158,13 +159,13 @@ public sealed partial class JsonSerializer
         }
 
         string gap = space is null ? string.Empty : ComputeGap(space);
-        walker.Start(this, sink, replacerFunction, propertyList, gap, maxLength, _options.MaxDepth);
+        walker.Start(this, destination, replacerFunction, propertyList, gap, maxLength, MaxDepthFor(destination));
         if (!walker.SerializeRoot(value))
         {
             return false;
         }
 
-        sink.Complete();
+        (destination as OutputSink)?.Complete();
         return true;
     }
 

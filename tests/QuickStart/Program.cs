@@ -1,3 +1,4 @@
+using System.Text.Json.Nodes;
 using Jint;
 using Jint.Native;
 using JsonStringify;
@@ -26,3 +27,18 @@ await using (FileStream file = File.Create("order.json"))
 }
 
 Console.WriteLine(File.ReadAllText("order.json"));   // {"Id":7,"Items":["tea","milk"],"Total":4.5}
+
+// Into System.Text.Json, without text in between: nodes built directly, or one value inside a writer's document.
+JsonNode? node = serializer.ToJsonNode(order);
+Console.WriteLine(node?["Items"]?[1]);   // milk
+
+using var buffer = new MemoryStream();
+using (var writer = new System.Text.Json.Utf8JsonWriter(buffer))
+{
+    writer.WriteStartObject();
+    writer.WritePropertyName("order");
+    serializer.Serialize(order, writer);   // true, as for the other sinks; the writer's options set the layout
+    writer.WriteEndObject();
+}
+
+Console.WriteLine(System.Text.Encoding.UTF8.GetString(buffer.ToArray()));   // {"order":{"Id":7,"Items":["tea","milk"],"Total":4.5}}

@@ -24,43 +24,13 @@ internal static class BufferPool
 
     public static ObjectPool<StringBuilder> Builders { get; } = CreateBuilderPool();
 
-    public static ObjectPool<Walker> Walkers { get; } = new DefaultObjectPool<Walker>(new WalkerPolicy(), s_maxRetained);
-
-    // Each thread keeps the walker it used last, in front of the shared pool, as System.Text.Json keeps a writer per
-    // thread: a call then rents and returns without an interlocked exchange. A nested call finds the slot empty and
-    // goes to the pool.
-    [ThreadStatic]
-    private static Walker? s_threadWalker;
-
-    /// <summary>A walker for one call: this thread's own if it is free, else one from <see cref="Walkers"/>.</summary>
-    public static Walker RentWalker()
-    {
-        Walker? walker = s_threadWalker;
-        if (walker is null)
-        {
-            return Walkers.Get();
-        }
-
-        s_threadWalker = null;
-        return walker;
-    }
+    /// <summary>A walker for one call: this thread's own if it is free, else one from the shared pool.</summary>
+    public static Walker<TOutput> RentWalker<TOutput>()
+        where TOutput : struct, IJsonOutput<TOutput> => WalkerPool<TOutput>.Rent();
 
     /// <summary>Gives a walker back: it is reset, and kept by this thread or by the pool.</summary>
-    public static void ReturnWalker(Walker walker)
-    {
-        if (s_threadWalker is null)
-        {
-            walker.Reset();
-            if (IsWorthKeeping(walker))
-            {
-                s_threadWalker = walker;
-            }
-
-            return;
-        }
-
-        Walkers.Return(walker);
-    }
+    public static void ReturnWalker<TOutput>(Walker<TOutput> walker)
+        where TOutput : struct, IJsonOutput<TOutput> => WalkerPool<TOutput>.Return(walker);
 
     /// <summary>A pool with the default policy: JSON-sized builders are kept, one large one too, huge ones dropped.</summary>
     public static ObjectPool<StringBuilder> CreateBuilderPool() => new BuilderPool(
@@ -95,14 +65,57 @@ internal static class BufferPool
         }
     }
 
-    // A walker whose cycle stack grew very deep is left to the GC.
-    private static bool IsWorthKeeping(Walker walker) => walker.StackCapacity <= MaxRetainedStackCapacity;
-
-    private sealed class WalkerPolicy : IPooledObjectPolicy<Walker>
+    // The walkers of one output. Each thread keeps the walker it used last, in front of the shared pool, as
+    // System.Text.Json keeps a writer per thread: a call then rents and returns without an interlocked exchange. A
+    // nested call finds the slot empty and goes to the pool.
+    private static class WalkerPool<TOutput>
+        where TOutput : struct, IJsonOutput<TOutput>
     {
-        public Walker Create() => new();
+        private static readonly ObjectPool<Walker<TOutput>> s_shared =
+            new DefaultObjectPool<Walker<TOutput>>(new WalkerPolicy<TOutput>(), s_maxRetained);
 
-        public bool Return(Walker obj)
+        [ThreadStatic]
+        private static Walker<TOutput>? s_threadWalker;
+
+        public static Walker<TOutput> Rent()
+        {
+            Walker<TOutput>? walker = s_threadWalker;
+            if (walker is null)
+            {
+                return s_shared.Get();
+            }
+
+            s_threadWalker = null;
+            return walker;
+        }
+
+        public static void Return(Walker<TOutput> walker)
+        {
+            if (s_threadWalker is null)
+            {
+                walker.Reset();
+                if (IsWorthKeeping(walker))
+                {
+                    s_threadWalker = walker;
+                }
+
+                return;
+            }
+
+            s_shared.Return(walker);
+        }
+    }
+
+    // A walker whose cycle stack grew very deep is left to the GC.
+    private static bool IsWorthKeeping<TOutput>(Walker<TOutput> walker)
+        where TOutput : struct, IJsonOutput<TOutput> => walker.StackCapacity <= MaxRetainedStackCapacity;
+
+    private sealed class WalkerPolicy<TOutput> : IPooledObjectPolicy<Walker<TOutput>>
+        where TOutput : struct, IJsonOutput<TOutput>
+    {
+        public Walker<TOutput> Create() => new();
+
+        public bool Return(Walker<TOutput> obj)
         {
             obj.Reset();
             return IsWorthKeeping(obj);

@@ -62,4 +62,11 @@ internal static class Throw
 
         return engine.Intrinsics.Error.Construct("RangeError: " + message);
     }
+
+    // A Utf8JsonWriter's options set the layout; a space that would indent is refused rather than ignored.
+    [DoesNotReturn]
+    public static void SpaceWithUtf8JsonWriter() => throw new ArgumentException(
+        "A Utf8JsonWriter lays out its document from its own options (Indented, IndentCharacter, IndentSize, NewLine): " +
+        "space must be undefined, null, or indent nothing (0 or an empty string).",
+        "space");
 }

@@ -3,7 +3,7 @@ using System.Runtime.CompilerServices;
 namespace JsonStringify.Internals;
 
 /// <summary>The work budget: the engine's constraints, checked as the output grows, and the length limit.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // Work since the engine's constraints (timeout, cancellation, memory, statements) were last checked.
     private int _itemsSinceCheck;

@@ -5,7 +5,7 @@ using Jint.Native.Object;
 namespace JsonStringify.Internals;
 
 // The cycle's TypeError: its message names the circle from the walker's stack, only once a cycle has been found.
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // SerializeJSONObject and SerializeJSONArray step 1 found repeated on the stack: the circle runs from its frame to
     // the innermost one, and the key being written in the innermost frame closes it.

@@ -8,7 +8,7 @@ using Jint.Runtime.Descriptors;
 namespace JsonStringify.Internals;
 
 /// <summary>The loop over open containers: SerializeJSONObject and SerializeJSONArray, one element or property at a time.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // The rest of SerializeJSONObject and SerializeJSONArray, for every open container, innermost first.
     private void Run()
@@ -164,7 +164,7 @@ internal sealed partial class Walker
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    if (OpenPureProperty(ref frame, layout.QuotedKeys[i], quoted: true, value, childShape, childLayout))
+                    if (OpenPureProperty(ref frame, key, layout.QuotedKeys[i], quoted: true, value, childShape, childLayout))
                     {
                         return;
                     }
@@ -203,7 +203,7 @@ internal sealed partial class Walker
                 value = descriptor.Value;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    if (OpenPureProperty(ref frame, name, quoted: false, value, childShape, childLayout))
+                    if (OpenPureProperty(ref frame, null, name, quoted: false, value, childShape, childLayout))
                     {
                         return;
                     }
@@ -236,7 +236,7 @@ internal sealed partial class Walker
         Types type = value.Type;
         if (_replacer is null && IsJsonPrimitive(type))
         {
-            WritePropertyName(ref frame, name, quoted);
+            WritePropertyName(ref frame, key, name, quoted);
             WritePrimitive(value, type);
             CountWork();
             return false;
@@ -257,7 +257,7 @@ internal sealed partial class Walker
             return false;
         }
 
-        WritePropertyName(ref frame, name, quoted);
+        WritePropertyName(ref frame, key, name, quoted);
         bool opens = value.Type == Types.Object;
         WriteValue(value);
         CountWork();
@@ -267,20 +267,20 @@ internal sealed partial class Walker
     // A property whose value IsPure accepted: its name, then the value opened at once. True when a container was
     // opened (see WriteProperty).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool OpenPureProperty(ref Frame frame, string name, bool quoted, JsValue value, object? shape, ShapeLayout? layout)
+    private bool OpenPureProperty(ref Frame frame, JsValue? key, string name, bool quoted, JsValue value, object? shape, ShapeLayout? layout)
     {
-        WritePropertyName(ref frame, name, quoted);
+        WritePropertyName(ref frame, key, name, quoted);
         bool opened = OpenPure(value, shape, layout);
         CountWork();
         return opened;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void WritePropertyName(ref Frame frame, string name, bool quoted)
+    private void WritePropertyName(ref Frame frame, JsValue? key, string name, bool quoted)
     {
         if (quoted)
         {
-            WriteQuotedName(ref frame, name);
+            WriteQuotedName(ref frame, key!, name);
         }
         else
         {
@@ -295,11 +295,12 @@ internal sealed partial class Walker
         frame.Empty = false;
     }
 
-    // A property's name, already quoted and followed by ':', with the separator before it.
+    // A property's name, already quoted and followed by ':', with the separator before it; the key is the plain name
+    // for outputs that make no text.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private void WriteQuotedName(ref Frame frame, string quotedWithColon)
+    private void WriteQuotedName(ref Frame frame, JsValue key, string quotedWithColon)
     {
-        _writer.WriteQuotedPropertyName(quotedWithColon, frame.Empty);
+        _writer.WriteQuotedPropertyName(quotedWithColon, key, frame.Empty);
         frame.Empty = false;
     }
 

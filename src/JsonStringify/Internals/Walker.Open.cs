@@ -8,7 +8,7 @@ namespace JsonStringify.Internals;
 
 /// <summary>Opening containers: plain objects (hidden-class, table, listed and keyed), arrays, proxies, raw JSON and host
 /// objects.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     private static readonly JsString s_rawJson = new("rawJSON");
 

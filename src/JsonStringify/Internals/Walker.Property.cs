@@ -8,7 +8,7 @@ using Jint.Runtime;
 namespace JsonStringify.Internals;
 
 /// <summary>SerializeJSONProperty: toJSON, the replacer, unboxing, and writing the value it leaves.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // The argument lists of toJSON and replacer calls, refilled for each call as Jint's own serializer does: a called
     // function copies what it keeps (its parameters, its arguments object), and a nested JSON.stringify has a walker

@@ -9,7 +9,7 @@ namespace JsonStringify.Internals;
 
 /// <summary>The proof that reading a value runs no user code: hidden-class layouts, tables read ahead, the memo of
 /// prototypes clean of toJSON, the epoch that user code moves, and the keys a prototype chain lacks.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // Prototypes known, in this call, to have no toJSON anywhere on their chain. Only kept while no user code can
     // have run since they were checked: anything that might run user code empties it.

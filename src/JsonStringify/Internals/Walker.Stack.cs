@@ -5,7 +5,7 @@ using Jint.Runtime.Interop;
 namespace JsonStringify.Internals;
 
 /// <summary>The spec's stack of open containers: cycles, and the depth limit.</summary>
-internal sealed partial class Walker
+internal sealed partial class Walker<TOutput>
 {
     // The spec's stack of open containers: one frame per container, with where the walk is in it. The walk loops
     // over these instead of recursing, so nesting is bounded by MaxDepth and memory, never by the thread's stack.

@@ -10,9 +10,13 @@ namespace JsonStringify.Internals;
 /// algorithm, the order of its observable steps, and when user code (toJSON, the replacer) runs. One walker serves
 /// one call; it is rented from a pool, so a nested JSON.stringify gets a walker and buffers of its own.
 /// </summary>
-internal sealed partial class Walker
+/// <typeparam name="TOutput">What the walk makes (text, System.Text.Json nodes, tokens for a Utf8JsonWriter): a struct,
+/// so that the JIT compiles a walker per output with direct calls to it.</typeparam>
+internal sealed partial class Walker<TOutput> : IWalker
+    where TOutput : struct, IJsonOutput<TOutput>
 {
-    private readonly JsonWriter _writer = new();
+    // Not readonly: a readonly field of a type parameter would be copied before every call.
+    private TOutput _writer = TOutput.Create();
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
@@ -48,9 +52,12 @@ internal sealed partial class Walker
 
     public TextWriterSink TextWriterSink { get; } = new();
 
+    /// <summary>The output, for the caller to read what a call made (a node output's tree).</summary>
+    public ref TOutput Output => ref _writer;
+
     public void Start(
         JsonSerializer owner,
-        OutputSink output,
+        object? destination,
         JsValue? replacer,
         PropertyList? propertyList,
         string gap,
@@ -77,7 +84,7 @@ internal sealed partial class Walker
         _lengthAtCheck = 0;
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
-        _writer.Start(output, gap, maxLength);
+        _writer.Start(destination, gap, maxLength);
     }
 
     /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>

@@ -1,0 +1,69 @@
+using Jint.Native;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// What the walker tells its output, token by token: the seam between the spec algorithm and what is made of it. The
+/// walker is generic over a struct that implements this (<see cref="Walker{TOutput}"/>), so the JIT compiles one walker
+/// per output and every call below is direct and inlinable: the text path (<see cref="TextOutput"/>) runs the same
+/// code it ran when the walker held a <see cref="JsonWriter"/>. Each output is a struct around one object that keeps its
+/// state, created once per pooled walker.
+/// </summary>
+/// <typeparam name="TSelf">The output type itself.</typeparam>
+internal interface IJsonOutput<TSelf>
+    where TSelf : struct, IJsonOutput<TSelf>
+{
+    /// <summary>How many containers are open (the indentation level of a text output's current line).</summary>
+    int Depth { get; }
+
+    /// <summary>How much output the call has made, in the output's own unit (see docs/limits.md).</summary>
+    long Length { get; }
+
+    /// <summary>True once <see cref="Length"/> is past the longest the output may be.</summary>
+    bool IsOverLimit { get; }
+
+    /// <summary>A new output with its own state, for a new walker.</summary>
+    static abstract TSelf Create();
+
+    /// <summary>Starts a call: <paramref name="destination"/> is the output's own (a sink, a writer, or none).</summary>
+    void Start(object? destination, string gap, long maxLength);
+
+    /// <summary>The walk is over and succeeded: hand out whatever is still held.</summary>
+    void Complete();
+
+    /// <summary>Drops every reference taken for the call, whether or not it succeeded.</summary>
+    void Reset();
+
+    void WriteNull();
+
+    void WriteBoolean(bool value);
+
+    void WriteNumber(double value);
+
+    void WriteString(string value);
+
+    /// <summary>Text written as it is: JSON.rawJSON's, or a host serializer's.</summary>
+    void WriteRaw(string text);
+
+    void StartObject();
+
+    /// <summary>A property's name, as the plain string, with the separator before it.</summary>
+    void WritePropertyName(string name, bool first);
+
+    /// <summary>
+    /// A property's name already quoted and followed by ':' (cached per hidden class or property list), and its key,
+    /// whose string is the plain name, for outputs that do not make text.
+    /// </summary>
+    void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first);
+
+    void EndObject(bool empty);
+
+    void StartArray();
+
+    /// <summary>Before an element: a comma unless it is the first, then the line break and indentation.</summary>
+    void WriteSeparator(bool first);
+
+    void EndArray(bool empty);
+
+    void WriteEmptyArray();
+}

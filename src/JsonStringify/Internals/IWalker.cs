@@ -1,0 +1,22 @@
+using Jint.Native;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// A walker of any output, as the serializer's entry (<see cref="JsonSerializer"/>'s Run and Walk) sees it: the
+/// entry is the same for every output, and makes these two calls once per call.
+/// </summary>
+internal interface IWalker
+{
+    void Start(
+        JsonSerializer owner,
+        object? destination,
+        JsValue? replacer,
+        PropertyList? propertyList,
+        string gap,
+        long maxLength,
+        int maxDepth);
+
+    /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
+    bool SerializeRoot(JsValue value);
+}

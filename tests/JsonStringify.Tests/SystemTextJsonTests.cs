@@ -1,0 +1,572 @@
+using System.Buffers;
+using System.Globalization;
+using System.Text;
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Json.Nodes;
+using Jint;
+using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
+using Jint.Runtime.Descriptors;
+using Jint.Runtime.Interop;
+using JsonStringify.Internals;
+using StjOptions = System.Text.Json.JsonSerializerOptions;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// The System.Text.Json bridge: every conformance row and V8 golden case through ToJsonNode and a compact
+/// Utf8JsonWriter gives the JSON value of our string output (compared as System.Text.Json writes it back:
+/// <c>JsonNode.Parse(ours).ToJsonString()</c>), plus layout, numbers, unpaired surrogates, errors, the writer's state
+/// after them, and ToJsonElement.
+/// </summary>
+public class SystemTextJsonTests
+{
+    public enum Bridge
+    {
+        Node,
+        Writer,
+    }
+
+    // Deeper than any golden case (3,000 levels), as V8GoldenTests.SerializerOptions allows; System.Text.Json's own
+    // defaults (64 to parse, 1,000 to write) would stop them first.
+    private const int Depth = 10_001;
+
+    private static readonly JsonDocumentOptions s_parseOptions = new() { MaxDepth = Depth };
+    private static readonly StjOptions s_writeOptions = new(StjOptions.Default) { MaxDepth = Depth };
+
+    public static TheoryData<string, Bridge> ConformanceRows
+    {
+        get
+        {
+            var rows = new TheoryData<string, Bridge>();
+            foreach (var row in ConformanceTests.Cases)
+            {
+                foreach (Bridge bridge in Enum.GetValues<Bridge>())
+                {
+                    rows.Add((string)row[0], bridge);
+                }
+            }
+
+            return rows;
+        }
+    }
+
+    public static TheoryData<string, Bridge> GoldenRows
+    {
+        get
+        {
+            var rows = new TheoryData<string, Bridge>();
+            foreach (string name in V8GoldenTests.Data.CaseNames)
+            {
+                foreach (Bridge bridge in Enum.GetValues<Bridge>())
+                {
+                    rows.Add(name, bridge);
+                }
+            }
+
+            return rows;
+        }
+    }
+
+    // Every JSON.stringify call in the row's script goes through the bridge, and returns System.Text.Json's text of
+    // the result; the reference engine returns the same of our string output. Both see the same calls, so the
+    // scripts' own results (lengths, logs of toJSON calls, errors) must agree too. Neither passes space on (see
+    // EngineWith), so the rows about space check the rest of the call there.
+    [Theory]
+    [MemberData(nameof(ConformanceRows))]
+    public void ConformanceRowsGiveTheJsonValueOfTheString(string script, Bridge bridge) =>
+        Assert.Equal(Js.Run(EngineWith(bridge: null), script), Js.Run(EngineWith(bridge), script));
+
+    [Theory]
+    [MemberData(nameof(GoldenRows))]
+    public void GoldenCasesGiveTheJsonValueOfTheString(string name, Bridge bridge)
+    {
+        V8GoldenTests.GoldenCase golden = V8GoldenTests.Data.Cases[name];
+        string expected = Js.Run(EngineWith(bridge: null, V8GoldenTests.SerializerOptions), golden.Script);
+        string actual = Js.Run(EngineWith(bridge, V8GoldenTests.SerializerOptions), golden.Script);
+        Assert.Equal(expected, actual);
+    }
+
+    [Fact]
+    public void NestsInALargerDocumentWithTheWritersIndentation()
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("({a: [1, {b: 'x'}, []], c: {}, d: null})");
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true, IndentCharacter = '\t', IndentSize = 1, NewLine = "\n" }))
+        {
+            writer.WriteStartObject();
+            writer.WritePropertyName("result");
+            Assert.True(new JsonSerializer(engine).Serialize(value, writer));
+            writer.WriteString("after", "y");
+            writer.WriteEndObject();
+        }
+
+        Assert.Equal(
+            "{\n\t\"result\": {\n\t\t\"a\": [\n\t\t\t1,\n\t\t\t{\n\t\t\t\t\"b\": \"x\"\n\t\t\t},\n\t\t\t[]\n\t\t],\n\t\t\"c\": {},\n\t\t\"d\": null\n\t},\n\t\"after\": \"y\"\n}",
+            Encoding.UTF8.GetString(buffer.WrittenSpan));
+    }
+
+    [Fact]
+    public void WritesAsElementsOfAnArrayTheWriterHolds()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        string text = WriteWith(writer =>
+        {
+            writer.WriteStartArray();
+            serializer.Serialize(engine.Evaluate("[1, 'a']"), writer);
+            serializer.Serialize(engine.Evaluate("({toJSON() { return true; }})"), writer);
+            writer.WriteEndArray();
+        });
+        Assert.Equal("[[1,\"a\"],true]", text);
+    }
+
+    [Fact]
+    public void NumbersHaveJavaScriptsDigitsAndKeepTheirValue()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("[1e21, 1e-7, 1e20, 0.1, -0, 123456789012345680000, 5e-324, NaN, -Infinity, 2**53, -(2**53) - 2]");
+        const string Expected = "[1e+21,1e-7,100000000000000000000,0.1,0,123456789012345680000,5e-324,null,null,9007199254740992,-9007199254740994]";
+
+        JsonNode node = serializer.ToJsonNode(value)!;
+        Assert.Equal(Expected, node.ToJsonString());
+        Assert.Equal(1e21, node[0]!.GetValue<double>());
+        Assert.Equal(1e-7, node[1]!.GetValue<double>());
+        Assert.Equal(JsonValueKind.Number, node[0]!.GetValueKind());
+        Assert.False(double.IsNegative(node[4]!.GetValue<double>()));
+        Assert.Null(node[7]);
+        Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer)));
+    }
+
+    [Fact]
+    public void NodesAreBuiltInKeyOrderFromEveryKindOfObject()
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("""
+            var table = {}; for (var i = 0; i < 100; i++) { table['k' + i] = i; } delete table.k3;
+            ({ shaped: {b: 1, a: 2, 1: 3}, table: table, proxy: new Proxy({x: 1, y: [2]}, {}), s: new String('str'),
+               raw: JSON.rawJSON('1e1000'), t: true, f: false, n: null, u: undefined, fn() {} })
+            """);
+        var serializer = new JsonSerializer(engine);
+        JsonObject node = serializer.ToJsonNode(value)!.AsObject();
+        Assert.Equal(["shaped", "table", "proxy", "s", "raw", "t", "f", "n"], node.Select(p => p.Key));
+        Assert.Equal(["1", "b", "a"], node["shaped"]!.AsObject().Select(p => p.Key));
+        Assert.Equal(99, node["table"]!.AsObject().Count);
+        Assert.Equal("str", node["s"]!.GetValue<string>());
+        Assert.Equal("1e1000", node["raw"]!.ToJsonString());
+        Assert.True(node["t"]!.GetValue<bool>());
+        Assert.Equal(serializer.SerializeToString(value), node.ToJsonString());
+    }
+
+    [Fact]
+    public void AReplacerShapesTheNodesAsItShapesTheText()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: 1, b: {a: 2, c: 3}, c: 4})");
+        JsValue list = engine.Evaluate("['c', 'b']");
+        JsValue function = engine.Evaluate("(function (k, v) { return typeof v === 'number' ? v * 10 : v; })");
+        Assert.Equal(serializer.SerializeToString(value, list), serializer.ToJsonNode(value, list)!.ToJsonString());
+        Assert.Equal(serializer.SerializeToString(value, function), serializer.ToJsonNode(value, function)!.ToJsonString());
+        Assert.Equal(serializer.SerializeToString(value, function), WriteWith(writer => serializer.Serialize(value, function, JsValue.Undefined, writer)));
+    }
+
+    // JSON.stringify escapes an unpaired surrogate (\ud800), which System.Text.Json cannot read as a string. The
+    // writer gets a value that has one as JSON.stringify's text, raw; a property name cannot be written raw, and the
+    // writer's replacement (U+FFFD) stands there. A node holds the exact .NET string, and ToJsonString writes it as the
+    // writer does, with U+FFFD.
+    [Fact]
+    public void UnpairedSurrogatesAreWrittenAsJsonStringifyEscapesThemWhereTheWriterAllows()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({'k\\uD800': ['a\\uDC00b', '\\uD83D\\uDE00', 'x\\uD800']})");
+
+        Assert.Equal(@"{""k\uFFFD"":[""a\udc00b"",""\uD83D\uDE00"",""x\ud800""]}", WriteWith(writer => serializer.Serialize(value, writer)));
+
+        JsonNode node = serializer.ToJsonNode(value)!;
+        JsonArray array = node["k\uD800"]!.AsArray();
+        Assert.Equal("a\uDC00b", array[0]!.GetValue<string>());
+        Assert.Equal("x\uD800", array[2]!.GetValue<string>());
+        Assert.Equal(@"{""k\uFFFD"":[""a\uFFFDb"",""\uD83D\uDE00"",""x\uFFFD""]}", node.ToJsonString());
+    }
+
+    // The writer's encoder decides how strings are escaped: the default one escapes non-ASCII and HTML-sensitive
+    // chars; the relaxed one, like JSON.stringify, does not. The JSON value is the same.
+    [Fact]
+    public void TheWritersEncoderDecidesTheEscaping()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({'é<': 'a\"b\\n<&>\\u00e9\\u2028'})");
+        string ours = serializer.SerializeToString(value)!;
+        string relaxed = WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping);
+        string escaped = WriteWith(writer => serializer.Serialize(value, writer));
+        Assert.Equal(@"{""\u00E9\u003C"":""a\u0022b\n\u003C\u0026\u003E\u00E9\u2028""}", escaped);
+        Assert.Equal(@"{""é<"":""a\""b\n<&>é\u2028""}", relaxed);
+        Assert.Equal(JsonNode.Parse(ours)!.ToJsonString(), JsonNode.Parse(escaped)!.ToJsonString());
+        Assert.Equal(JsonNode.Parse(ours)!.ToJsonString(), JsonNode.Parse(relaxed)!.ToJsonString());
+    }
+
+    [Fact]
+    public void NothingIsWrittenWhenThereIsNoJsonForm()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        foreach (string script in (string[])["undefined", "(function () {})", "Symbol()", "({toJSON() {}})"])
+        {
+            JsValue value = engine.Evaluate(script);
+            var buffer = new ArrayBufferWriter<byte>();
+            using (var writer = new Utf8JsonWriter(buffer))
+            {
+                writer.WriteStartArray();
+                Assert.False(serializer.Serialize(value, writer));
+                writer.WriteEndArray();
+            }
+
+            Assert.Equal("[]", Encoding.UTF8.GetString(buffer.WrittenSpan));
+            Assert.Null(serializer.ToJsonNode(value));
+            Assert.Null(serializer.ToJsonElement(value));
+        }
+
+        // JSON null is a null node, as JsonNode.Parse("null") gives, but an element of kind Null.
+        Assert.Null(serializer.ToJsonNode(JsValue.Null));
+        Assert.Equal(JsonValueKind.Null, serializer.ToJsonElement(JsValue.Null)!.Value.ValueKind);
+    }
+
+    [Fact]
+    public void ASpaceThatWouldIndentIsRefusedTheWritersOptionsSetTheLayout()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: [1]})");
+        foreach (string space in (string[])["2", "'\\t'", "new Number(1)"])
+        {
+            using var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
+            Assert.Throws<ArgumentException>("space", () => serializer.Serialize(value, JsValue.Undefined, engine.Evaluate(space), writer));
+            Assert.Equal(0, writer.BytesPending);
+        }
+
+        foreach (string space in (string[])["0", "''", "null", "undefined", "-1"])
+        {
+            Assert.Equal("{\"a\":[1]}", WriteWith(writer => serializer.Serialize(value, JsValue.Undefined, engine.Evaluate(space), writer)));
+        }
+    }
+
+    [Theory]
+    [InlineData("var a = {}; a.self = a; a", "TypeError")]
+    [InlineData("[1, {b: [2n]}]", "TypeError")]
+    [InlineData("var o = {}; for (var i = 0; i < 20; i++) { o = {o: o}; } o", "RangeError")]
+    public void ErrorsAreThoseOfTheOtherOverloads(string script, string error)
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 10 });
+        JsValue value = engine.Evaluate(script);
+        string expected = Js.ErrorText(Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(value)));
+        Assert.StartsWith(error + ":", expected, StringComparison.Ordinal);
+        Assert.Equal(expected, Js.ErrorText(Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(value))));
+        Assert.Equal(expected, Js.ErrorText(Assert.Throws<JavaScriptException>(() => serializer.ToJsonElement(value))));
+        using var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>());
+        Assert.Equal(expected, Js.ErrorText(Assert.Throws<JavaScriptException>(() => serializer.Serialize(value, writer))));
+    }
+
+    // The writer's MaxDepth counts from where it stands: nesting past it is the RangeError of the other overloads,
+    // before the writer would throw its own exception.
+    [Fact]
+    public void NestingPastTheWritersMaxDepthIsARangeError()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("[[[[1]]]]");
+        Assert.Equal("[[[[1]]]]", WriteWith(writer => serializer.Serialize(value, writer), maxDepth: 4));
+
+        using var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>(), new JsonWriterOptions { MaxDepth = 4 });
+        writer.WriteStartArray();
+        var e = Assert.Throws<JavaScriptException>(() => serializer.Serialize(value, writer));
+        Assert.StartsWith("RangeError:", Js.ErrorText(e), StringComparison.Ordinal);
+    }
+
+    // An exception from user code reaches the caller unchanged; the writer holds what was written before it, with its
+    // containers open (CurrentDepth), and the caller decides whether to Reset it.
+    [Fact]
+    public void OnAnExceptionTheWriterHoldsWhatWasWrittenBeforeIt()
+    {
+        var engine = new Engine();
+        var failure = new InvalidOperationException("from the host");
+        engine.SetValue("fail", new Action(() => throw failure));
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: [1, 2], b: {c: 'x', d: {toJSON() { fail(); }}}})");
+        var buffer = new ArrayBufferWriter<byte>();
+        using var writer = new Utf8JsonWriter(buffer);
+        writer.WriteStartArray();
+        Assert.Same(failure, Assert.Throws<InvalidOperationException>(() => serializer.Serialize(value, writer)));
+        Assert.Equal(3, writer.CurrentDepth);
+        writer.Flush();
+        // The toJSON of "d" runs before its name is written, as JSON.stringify orders them.
+        Assert.Equal("[{\"a\":[1,2],\"b\":{\"c\":\"x\"", Encoding.UTF8.GetString(buffer.WrittenSpan));
+
+        JsValue thrower = engine.Evaluate("({toJSON() { throw new SyntaxError('from the script'); }})");
+        var e = Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(thrower));
+        Assert.Equal("SyntaxError: from the script", Js.ErrorText(e));
+        Assert.Same(failure, Assert.Throws<InvalidOperationException>(() => serializer.ToJsonElement(value)));
+    }
+
+    [Fact]
+    public void SkipValidationIsTheWritersOwn()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: 1})");
+
+        // Validated: a value where the writer expects a property name is the writer's own exception.
+        using (var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>()))
+        {
+            writer.WriteStartObject();
+            Assert.Throws<InvalidOperationException>(() => serializer.Serialize(value, writer));
+        }
+
+        // Not validated: the caller gets what it asked for.
+        Assert.Equal("{{\"a\":1}", WriteWith(
+            writer =>
+            {
+                writer.WriteStartObject();
+                serializer.Serialize(value, writer);
+            },
+            skipValidation: true));
+    }
+
+    // JSON.rawJSON's text and a host serializer's (Jint's SerializeToJson) go into the writer raw, and into a node
+    // parsed, so both write the text back as it was.
+    [Fact]
+    public void RawTextFromJsonRawJsonAndTheHostIsKept()
+    {
+        using var engine = new Engine(o => o.Interop.SerializeToJson = (_, _, _) => "{\"host\":[1e400]}");
+        engine.SetValue("poco", new Poco());
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("[poco, JSON.rawJSON('1e1000'), {r: JSON.rawJSON('\"s\"')}]");
+        const string Expected = "[{\"host\":[1e400]},1e1000,{\"r\":\"s\"}]";
+        Assert.Equal(Expected, serializer.SerializeToString(value));
+        Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer)));
+        Assert.Equal(Expected, serializer.ToJsonNode(value)!.ToJsonString());
+    }
+
+    // MaxLength counts the bytes written into a Utf8JsonWriter; nodes have no text, and only an array whose shortest
+    // text could not fit is a RangeError there, as on the string path (see docs/limits.md).
+    [Fact]
+    public void MaxLengthCountsTheWritersBytesAndBoundsNodesOnlyThroughArrayLengths()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = 20 });
+
+        // 10 chars of text; 50 bytes once the writer's default encoder has escaped each é as \u00E9.
+        JsValue accented = engine.Evaluate("'é'.repeat(8)");
+        Assert.Equal("\"éééééééé\"", serializer.SerializeToString(accented));
+        using (var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>()))
+        {
+            var e = Assert.Throws<JavaScriptException>(() => serializer.Serialize(accented, writer));
+            Assert.Equal("RangeError: Invalid string length", Js.ErrorText(e));
+        }
+
+        JsValue longString = engine.Evaluate("'z'.repeat(100)");
+        Assert.Equal(100, serializer.ToJsonNode(longString)!.GetValue<string>().Length);
+
+        JsValue huge = engine.Evaluate("new Proxy([], {get: (t, k) => k === 'length' ? 2**32 + 1 : t[k]})");
+        var thrown = Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(huge));
+        Assert.Equal("RangeError: Invalid string length", Js.ErrorText(thrown));
+    }
+
+    [Fact]
+    public void ToJsonElementIsTheParsedStringAndOwnsItsData()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("({a: [1, 1e21, 'é\\u2028', {b: null}], 'k\\uD800': 'x\\uDC00', t: true})");
+        string ours = serializer.SerializeToString(value)!;
+        JsonElement element = serializer.ToJsonElement(value)!.Value;
+
+        // The pooled buffer it was parsed from is reused by the next call: the element must not depend on it.
+        serializer.ToJsonElement(engine.Evaluate("'z'.repeat(10000)"));
+        Assert.Equal(ours, element.GetRawText());
+        Assert.Equal(1e21, element.GetProperty("a")[1].GetDouble());
+        Assert.Equal("é\u2028", element.GetProperty("a")[2].GetString());
+        Assert.Equal(JsonValueKind.Object, element.ValueKind);
+    }
+
+    [Fact]
+    public void ToJsonElementTakesTheDepthOfTheOptions()
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("var a = 1; for (var i = 0; i < 200; i++) { a = [a]; } a");
+        JsonElement element = new JsonSerializer(engine).ToJsonElement(value)!.Value;
+        Assert.Equal(JsonValueKind.Array, element.ValueKind);
+        Assert.Equal(new JsonSerializer(engine).SerializeToString(value), element.GetRawText());
+    }
+
+    // Containers join their parent when they close, so System.Text.Json's check that a node is not its own ancestor
+    // is one step, whatever the depth (it walks up the parents).
+    [Fact]
+    public void ADeepValueBuildsADeepTree()
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("var a = [1]; for (var i = 0; i < 100000; i++) { a = [a, {k: i}]; } a");
+        JsonNode? node = new JsonSerializer(engine).ToJsonNode(value);
+        int depth = 0;
+        while (node is JsonArray array)
+        {
+            Assert.Equal(depth == 100_000 ? 1 : 2, array.Count);
+            if (array.Count == 2)
+            {
+                Assert.Equal(100_000 - depth - 1, array[1]!["k"]!.GetValue<double>());
+            }
+
+            Assert.Same(array, array[0]?.Parent ?? array);
+            node = array[0];
+            depth++;
+        }
+
+        Assert.Equal(100_001, depth);
+        Assert.Equal(1, node!.GetValue<double>());
+    }
+
+    [Fact]
+    public void ACallNestedInAToJsonGetsItsOwnBuilderAndBuffers()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        engine.SetValue("inner", new Func<JsValue, string>(v =>
+            serializer.ToJsonNode(v)!.ToJsonString() + serializer.ToJsonElement(v)!.Value.GetRawText()));
+        JsValue value = engine.Evaluate("({a: [1, {toJSON() { return inner({b: [2]}); }}, 3]})");
+        const string Expected = "{\"a\":[1,\"{\\\"b\\\":[2]}{\\\"b\\\":[2]}\",3]}";
+        Assert.Equal(Canonical(Expected), serializer.ToJsonNode(value)!.ToJsonString());
+        Assert.Equal(Expected, serializer.ToJsonElement(value)!.Value.GetRawText());
+    }
+
+    // What System.Text.Json makes of JSON text: parsed and written back compactly, with each unpaired surrogate (an
+    // escape only our text has) first replaced by U+FFFD, as the writer replaces them in names and nodes write them.
+    internal static string Canonical(string json) =>
+        JsonNode.Parse(ReplaceUnpairedSurrogateEscapes(json), documentOptions: s_parseOptions)?.ToJsonString(s_writeOptions) ?? "null";
+
+    private static string ReplaceUnpairedSurrogateEscapes(string json)
+    {
+        if (!json.Contains("\\ud", StringComparison.OrdinalIgnoreCase))
+        {
+            return json;
+        }
+
+        var result = new StringBuilder(json.Length);
+        for (int i = 0; i < json.Length; i++)
+        {
+            if (json[i] != '\\')
+            {
+                result.Append(json[i]);
+                continue;
+            }
+
+            if (json[i + 1] != 'u')
+            {
+                result.Append(json, i, 2);
+                i++;
+                continue;
+            }
+
+            char c = (char)int.Parse(json.AsSpan(i + 2, 4), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture);
+            bool paired = char.IsHighSurrogate(c) && i + 11 < json.Length && json[i + 6] == '\\' && json[i + 7] == 'u'
+                && char.IsLowSurrogate((char)int.Parse(json.AsSpan(i + 8, 4), NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture));
+            if (paired)
+            {
+                result.Append(json, i, 12);
+                i += 11;
+            }
+            else
+            {
+                result.Append(char.IsSurrogate(c) ? "\\ufffd" : json.Substring(i, 6));
+                i += 5;
+            }
+        }
+
+        return result.ToString();
+    }
+
+    // An engine whose JSON.stringify returns System.Text.Json's compact text of the bridge's result (undefined when
+    // there is none); with no bridge, that of our string output. The replacer goes through; space does not, since
+    // neither bridge indents (ToJsonNode has no space, and the writer refuses one).
+    private static Engine EngineWith(Bridge? bridge, JsonSerializerOptions? options = null)
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine, options ?? new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
+        var stringify = new ClrFunction(
+            engine,
+            "stringify",
+            (_, args) =>
+            {
+                JsValue value = Arg(args, 0);
+                JsValue replacer = Arg(args, 1);
+                string? text = bridge switch
+                {
+                    null => serializer.SerializeToString(value, replacer) is { } json ? Canonical(json) : null,
+                    Bridge.Node => serializer.TryToJsonNode(value, replacer, out JsonNode? node) ? NodeText(node) : null,
+                    _ => WriteJson(serializer, value, replacer) is { } json ? Canonical(json) : null,
+                };
+                return text is null ? JsValue.Undefined : new JsString(text);
+            },
+            3,
+            PropertyFlag.Configurable);
+        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(stringify, PropertyFlag.NonEnumerable));
+        return engine;
+    }
+
+    // ToJsonString() as it writes without options (with options, System.Text.Json writes a number node through those
+    // options' own converter for double), but deep enough for the golden cases.
+    private static string NodeText(JsonNode? node)
+    {
+        if (node is null)
+        {
+            return "null";
+        }
+
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { MaxDepth = Depth }))
+        {
+            node.WriteTo(writer);
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static string? WriteJson(JsonSerializer serializer, JsValue value, JsValue replacer)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        using var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { MaxDepth = Depth });
+        if (!serializer.Serialize(value, replacer, JsValue.Undefined, writer))
+        {
+            return null;
+        }
+
+        writer.Flush();
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static string WriteWith(
+        Action<Utf8JsonWriter> write, JavaScriptEncoder? encoder = null, int maxDepth = 0, bool skipValidation = false)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = encoder, MaxDepth = maxDepth, SkipValidation = skipValidation }))
+        {
+            write(writer);
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
+
+    // A CLR object, which Jint wraps, for the host serializer to write.
+    private sealed class Poco
+    {
+        public int A { get; set; } = 1;
+    }
+}
