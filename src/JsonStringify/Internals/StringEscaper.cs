@@ -12,7 +12,8 @@ internal static class StringEscaper
     // Chars are checked and copied in blocks of this many: one 256-bit vector, or two 128-bit ones.
     private const int BlockLength = 16;
 
-    // A block of up to this many chars is checked with two overlapping 128-bit vectors instead of char by char.
+    // A value shorter than a block is checked with two overlapping 128-bit vectors when it has this many chars, and
+    // with two overlapping 64-bit or 32-bit moves when shorter.
     private const int HalfBlockLength = BlockLength / 2;
 
     /// <summary>
@@ -40,19 +41,32 @@ internal static class StringEscaper
         int w = 0;
         if (length < BlockLength)
         {
+            // Two pieces that meet or overlap cover the whole value (8 chars each, or 4, or 2, whichever fits); the
+            // chars they share are stored twice, the same both times, as nothing has been escaped yet.
+            uint special;
             if (length >= HalfBlockLength)
             {
-                // Two vectors that meet or overlap cover the whole value; the chars they share are stored twice, the
-                // same both times, as nothing has been escaped yet.
-                uint special = CopyHalfBlock(ref source, ref target) | (CopyHalfBlock(ref Unsafe.Add(ref source, length - HalfBlockLength), ref Unsafe.Add(ref target, length - HalfBlockLength)) << (length - HalfBlockLength));
-                if (special == 0)
-                {
-                    return length;
-                }
-
-                i = w = BitOperations.TrailingZeroCount(special);
+                special = CopyHalfBlock(ref source, ref target) | (CopyHalfBlock(ref Unsafe.Add(ref source, length - HalfBlockLength), ref Unsafe.Add(ref target, length - HalfBlockLength)) << (length - HalfBlockLength));
+            }
+            else if (length >= 4)
+            {
+                special = CopyFour(ref source, ref target) | (CopyFour(ref Unsafe.Add(ref source, length - 4), ref Unsafe.Add(ref target, length - 4)) << (length - 4));
+            }
+            else if (length >= 2)
+            {
+                special = CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
+            }
+            else
+            {
+                return EscapeRest(ref source, length, ref target, 0, 0);
             }
 
+            if (special == 0)
+            {
+                return length;
+            }
+
+            i = w = BitOperations.TrailingZeroCount(special);
             return EscapeRest(ref source, length, ref target, i, w);
         }
 
@@ -128,10 +142,36 @@ internal static class StringEscaper
     {
         Vector128<ushort> chars = Vector128.LoadUnsafe(ref source);
         chars.StoreUnsafe(ref target);
+        return SpecialMask(chars);
+    }
+
+    // Bit k set when lane k of chars needs escaping.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint SpecialMask(Vector128<ushort> chars)
+    {
         return (Vector128.LessThan(chars, Vector128.Create((ushort)' '))
             | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
             | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
             | Vector128.LessThan(chars - Vector128.Create((ushort)0xD800), Vector128.Create((ushort)0x800))).ExtractMostSignificantBits();
+    }
+
+    // Copies 4 chars (one 64-bit move) and returns the mask of those that need escaping, checked in a vector whose
+    // other lanes are masked off.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyFour(ref ushort source, ref ushort target)
+    {
+        ulong chars = Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref source));
+        Unsafe.WriteUnaligned(ref Unsafe.As<ushort, byte>(ref target), chars);
+        return SpecialMask(Vector128.CreateScalarUnsafe(chars).AsUInt16()) & 0b1111;
+    }
+
+    // Copies 2 chars (one 32-bit move); as CopyFour.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyTwo(ref ushort source, ref ushort target)
+    {
+        uint chars = Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref source));
+        Unsafe.WriteUnaligned(ref Unsafe.As<ushort, byte>(ref target), chars);
+        return SpecialMask(Vector128.CreateScalarUnsafe(chars).AsUInt16()) & 0b11;
     }
 
     // The chars from i on, one at a time: what is left of a value after its last whole block, or a short value.
