@@ -1,14 +1,8 @@
 using System.Numerics;
-using System.Runtime.CompilerServices;
 
 namespace JsonStringify.Internals;
 
-/// <summary>
-/// ECMA-262 Number::toString(x, 10) for finite doubles, written into a caller's small buffer. The methods below the
-/// entry are optimised at their first call (AggressiveOptimization): they are arithmetic with no virtual calls, which a
-/// runtime profile would not improve, and unoptimised (the first hundreds of calls of a new process) they cost several
-/// times more, generic math most of all.
-/// </summary>
+/// <summary>ECMA-262 Number::toString(x, 10) for finite doubles, written into a caller's small buffer.</summary>
 internal static class NumberFormatter
 {
     // Integers below 2^53 are exact, so their plain digits are already the shortest round-trip form.
@@ -41,7 +35,6 @@ internal static class NumberFormatter
     }
 
     // Two digits per step, from a table, right to left; 32-bit division while the value fits.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int FormatInteger(long value, Span<char> buffer)
     {
         if (value < 0)
@@ -53,7 +46,6 @@ internal static class NumberFormatter
         return FormatUnsigned((ulong)value, buffer);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int FormatUnsigned(ulong value, Span<char> buffer)
     {
         if (value < 10)
@@ -69,7 +61,6 @@ internal static class NumberFormatter
 
     // Writes the length (its CountDigits) digits of value. Values that fit in 32 bits divide in 32 bits, which is
     // the faster division; the loop is one generic method, compiled separately for each width.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
         ReadOnlySpan<char> pairs = DigitPairs;
@@ -91,7 +82,6 @@ internal static class NumberFormatter
 
     // Writes all but the one or two leading digits of value, two at a time, right to left from end; returns those
     // leading digits.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static T WritePairs<T>(T value, int end, Span<char> buffer)
         where T : IBinaryInteger<T>
     {
@@ -112,7 +102,6 @@ internal static class NumberFormatter
     }
 
     // floor(log10(value)) + 1: bits × log10(2) (1233 / 4096) estimates it, one comparison corrects it.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int CountDigits(ulong value)
     {
         int bits = 64 - BitOperations.LeadingZeroCount(value | 1);
@@ -132,7 +121,6 @@ internal static class NumberFormatter
 
     // The shortest digits, then Number::toString's layout of them. The digits are written where they end up, or one
     // place to the right of it when a point or the first digit has to be moved in front of them.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int FormatShortest(double value, Span<char> buffer)
     {
         (ulong significand, int exponent) = TryThousandths(Math.Abs(value), out ulong n, out int e)
@@ -202,7 +190,6 @@ internal static class NumberFormatter
     // value for an integer n below 10^15, the decimal n × 10^-3 is the answer: no other decimal of 15 significant
     // digits or fewer rounds to the same double, so it is the shortest, and the only one of its length. A multiply,
     // a floor and a division decide it; everything else goes to Schubfach.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static bool TryThousandths(double magnitude, out ulong digits, out int exponent)
     {
         double scaled = magnitude * 1000;

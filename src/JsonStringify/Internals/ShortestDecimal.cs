@@ -7,8 +7,7 @@ namespace JsonStringify.Internals;
 /// The shortest decimal that rounds to a double, and of those the closest to it: the digits Number::toString
 /// needs. This is Raffaello Giulietti's Schubfach algorithm ("The Schubfach way to render doubles", 2020), written
 /// from the paper: one 128-bit multiplication per bound against a power of ten, with round-to-odd, and no loops
-/// over digits. The table of powers of ten is computed once, exactly, with BigInteger. Optimised at the first call,
-/// as NumberFormatter is.
+/// over digits. The table of powers of ten is computed once, exactly, with BigInteger.
 /// </summary>
 internal static class ShortestDecimal
 {
@@ -28,7 +27,6 @@ internal static class ShortestDecimal
     /// For a finite, positive <paramref name="value"/>: the digits (without trailing zeros) and the exponent such
     /// that digits × 10^exponent is the decimal Number::toString writes.
     /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static (ulong Digits, int Exponent) Compute(double value)
     {
         ulong bits = BitConverter.DoubleToUInt64Bits(value);
@@ -47,7 +45,6 @@ internal static class ShortestDecimal
         return (d, exponent);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (long Digits, int Exponent) Normal(int biasedExponent, long fraction)
     {
         long c = (long)HiddenBit | fraction;
@@ -66,7 +63,6 @@ internal static class ShortestDecimal
         return ToDecimal(-shift, c, 0);
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (long Digits, int Exponent) ToDecimal(int q, long c, int dk)
     {
         // The value is c × 2^q; its rounding interval is [cbl, cbr] / 4 × 2^q, closed when c is even.
