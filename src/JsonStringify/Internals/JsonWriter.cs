@@ -308,10 +308,8 @@ internal sealed class JsonWriter
     }
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
-    // the limit, so that the limit is noticed before the builder grows to an impossible size. Optimised at its first
-    // call: a process may first meet a long string late, after hundreds of calls that never did (its loop runs a few
-    // times per string, too few for on-stack replacement), and tiered it stayed unoptimised for hundreds of calls.
-    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
+    // the limit, so that the limit is noticed before the builder grows to an impossible size.
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');

@@ -126,8 +126,7 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsSpecial(ushort c) => c < ' ' || c == '"' || c == '\\' || (uint)(c - 0xD800) < 0x800;
 
-    // Optimised at its first call, like WriteLongString: strings that need escaping may first come late in a process.
-    [MethodImpl(MethodImplOptions.NoInlining | MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.NoInlining)]
     private static int EscapeFrom(ReadOnlySpan<char> value, Span<char> destination, int i)
     {
         int w = 0;
