@@ -200,6 +200,10 @@ internal static class StringEscaper
     private static bool IsSpecial(ushort c) => c < ' ' || c == '"' || c == '\\' || (uint)(c - 0xD800) < 0x800;
 
     // Writes the special char at i (with its low surrogate, for a well-formed pair) at w, and moves both past it.
+    // Optimised from its first call: a document of many escapes met late in a process (after many calls whose strings
+    // had none) would otherwise run it unoptimised for its first hundreds of calls (the source map after the lockfile:
+    // 312 µs a call for ~500 calls, then 114 µs), and plain arithmetic like this gains nothing from a profile.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static void EscapeOne(ref ushort source, int length, ref ushort target, ref int i, ref int w)
     {
         ushort c = Unsafe.Add(ref source, i);
