@@ -43,22 +43,7 @@ public class SinkTests
         }
     }
 
-    public static TheoryData<string, Sink> GoldenRows
-    {
-        get
-        {
-            var rows = new TheoryData<string, Sink>();
-            foreach (string name in V8GoldenTests.Data.CaseNames)
-            {
-                foreach (Sink sink in Enum.GetValues<Sink>())
-                {
-                    rows.Add(name, sink);
-                }
-            }
-
-            return rows;
-        }
-    }
+    public static TheoryData<string, Sink> GoldenRows => TheoryRows.EachWithEvery<Sink>(V8GoldenTests.Data.CaseNames);
 
     public static TheoryData<Sink> Sinks => new(Enum.GetValues<Sink>());
 

@@ -36,39 +36,10 @@ public class SystemTextJsonTests
     private static readonly JsonDocumentOptions s_parseOptions = new() { MaxDepth = Depth };
     private static readonly StjOptions s_writeOptions = new(StjOptions.Default) { MaxDepth = Depth };
 
-    public static TheoryData<string, Bridge> ConformanceRows
-    {
-        get
-        {
-            var rows = new TheoryData<string, Bridge>();
-            foreach (var row in ConformanceTests.Cases)
-            {
-                foreach (Bridge bridge in Enum.GetValues<Bridge>())
-                {
-                    rows.Add((string)row[0], bridge);
-                }
-            }
+    public static TheoryData<string, Bridge> ConformanceRows =>
+        TheoryRows.EachWithEvery<Bridge>(ConformanceTests.Cases.Select(row => (string)row[0]));
 
-            return rows;
-        }
-    }
-
-    public static TheoryData<string, Bridge> GoldenRows
-    {
-        get
-        {
-            var rows = new TheoryData<string, Bridge>();
-            foreach (string name in V8GoldenTests.Data.CaseNames)
-            {
-                foreach (Bridge bridge in Enum.GetValues<Bridge>())
-                {
-                    rows.Add(name, bridge);
-                }
-            }
-
-            return rows;
-        }
-    }
+    public static TheoryData<string, Bridge> GoldenRows => TheoryRows.EachWithEvery<Bridge>(V8GoldenTests.Data.CaseNames);
 
     // Every JSON.stringify call in the row's script goes through the bridge, and returns System.Text.Json's text of
     // the result; the reference engine returns the same of our string output. Both see the same calls, so the
