@@ -112,18 +112,28 @@ internal sealed partial class Walker<TOutput>
         return shape is null ? null : GetLayout(shape);
     }
 
+    // The cache is two-way set-associative: a class may sit in either entry of the pair its identity hash picks, the
+    // one used last first.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ShapeLayout? GetLayout(object shape)
     {
-        ref ShapeCacheEntry entry = ref _shapeCache![RuntimeHelpers.GetHashCode(shape) & (JsonConstants.ShapeCacheSize - 1)];
-        return ReferenceEquals(entry.Shape, shape) ? entry.Layout : AddLayout(shape, ref entry);
+        ref ShapeCacheEntry first = ref _shapeCache![(RuntimeHelpers.GetHashCode(shape) << 1) & (JsonConstants.ShapeCacheSize - 2)];
+        return ReferenceEquals(first.Shape, shape) ? first.Layout : GetLayoutSlow(shape, ref first);
     }
 
+    // The second entry of the pair, or else a new layout in the first one, the older one moving to the second.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ShapeLayout? AddLayout(object shape, ref ShapeCacheEntry entry)
+    private ShapeLayout? GetLayoutSlow(object shape, ref ShapeCacheEntry first)
     {
+        ref ShapeCacheEntry second = ref Unsafe.Add(ref first, 1);
+        if (ReferenceEquals(second.Shape, shape))
+        {
+            return second.Layout;
+        }
+
         ShapeLayout? layout = _reader.TryGetShapeKeys(shape, out JsValue[]? keys) ? ShapeLayout.For(keys!) : null;
-        entry = new ShapeCacheEntry(shape, layout);
+        second = first;
+        first = new ShapeCacheEntry(shape, layout);
         return layout;
     }
 
