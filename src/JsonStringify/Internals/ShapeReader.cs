@@ -85,8 +85,7 @@ internal sealed class ShapeReader : ValueReader
             if (property.Key.Type == Types.String)
             {
                 properties.EnsureCapacity(read + 1);
-                properties.Names[read] = property.Key.ToString();
-                properties.Descriptors[read] = property.Value;
+                properties.Entries[read] = new TableEntry { Name = property.Key.ToString(), Descriptor = property.Value };
                 read++;
             }
         }

@@ -8,13 +8,12 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// The enumerable own string-keyed properties of a table object (one whose properties Jint keeps in a property table
-/// rather than a hidden class), read in one pass: names and descriptors in parallel arrays, in [[OwnPropertyKeys]]
-/// order. A walker reuses its instances from object to object, so a read allocates nothing once they have grown.
+/// rather than a hidden class), read in one pass: name and descriptor pairs, in [[OwnPropertyKeys]] order. A walker
+/// reuses its instances from object to object, so a read allocates nothing once they have grown.
 /// </summary>
 internal sealed class TableProperties
 {
-    private string[] _names = new string[16];
-    private PropertyDescriptor[] _descriptors = new PropertyDescriptor[16];
+    private TableEntry[] _entries = new TableEntry[16];
 
     /// <summary>Whether the table has an own property named toJSON, enumerable or not, data or accessor.</summary>
     public bool HasToJson { get; private set; }
@@ -22,26 +21,22 @@ internal sealed class TableProperties
     /// <summary>How many properties were read.</summary>
     public int Count { get; private set; }
 
-    /// <summary>How many properties the arrays hold without growing.</summary>
-    public int Capacity => _names.Length;
+    /// <summary>How many properties the array holds without growing.</summary>
+    public int Capacity => _entries.Length;
 
-    /// <summary>The names, <see cref="Count"/> of them, in [[OwnPropertyKeys]] order.</summary>
-    public string[] Names => _names;
-
-    /// <summary>The descriptor of each name, as the table holds it.</summary>
-    public PropertyDescriptor[] Descriptors => _descriptors;
+    /// <summary>The properties, <see cref="Count"/> of them, in [[OwnPropertyKeys]] order.</summary>
+    /// <remarks>An array of structs, not two arrays of references: a reader's stores need no covariance check.</remarks>
+    public TableEntry[] Entries => _entries;
 
     /// <summary>
-    /// Makes room for <paramref name="count"/> entries, keeping those already in the arrays. A reader writes raw
-    /// entries into <see cref="Names"/> and <see cref="Descriptors"/>, then calls <see cref="Keep"/>.
+    /// Makes room for <paramref name="count"/> entries, keeping those already in the array. A reader writes raw
+    /// entries into <see cref="Entries"/>, then calls <see cref="Keep"/>.
     /// </summary>
     public void EnsureCapacity(int count)
     {
-        if (count > _names.Length)
+        if (count > _entries.Length)
         {
-            int size = Math.Max(count, _names.Length * 2);
-            Array.Resize(ref _names, size);
-            Array.Resize(ref _descriptors, size);
+            Array.Resize(ref _entries, Math.Max(count, _entries.Length * 2));
         }
     }
 
@@ -52,35 +47,34 @@ internal sealed class TableProperties
     /// </summary>
     public void Keep(int read)
     {
-        Debug.Assert(Count == 0 && read <= _names.Length, "Keep runs once, on entries a reader wrote into the arrays");
+        Debug.Assert(Count == 0 && read <= _entries.Length, "Keep runs once, on entries a reader wrote into the array");
         int kept = 0;
         int indexCount = 0;
-
-        // The arrays are exactly string[] and PropertyDescriptor[], so entries move without the covariant store check.
-        ref string names = ref MemoryMarshal.GetArrayDataReference(_names);
-        ref PropertyDescriptor descriptors = ref MemoryMarshal.GetArrayDataReference(_descriptors);
+        ref TableEntry entries = ref MemoryMarshal.GetArrayDataReference(_entries);
         bool hasToJson = false;
         for (int i = 0; i < read; i++)
         {
-            string name = Unsafe.Add(ref names, i);
-            hasToJson |= name == JsonConstants.ToJsonName;
-            PropertyDescriptor descriptor = Unsafe.Add(ref descriptors, i);
-            if (!descriptor.Enumerable)
+            ref TableEntry entry = ref Unsafe.Add(ref entries, i);
+            hasToJson |= entry.Name == JsonConstants.ToJsonName;
+            if (!entry.Descriptor.Enumerable)
             {
                 continue;
             }
 
-            Unsafe.Add(ref names, kept) = name;
-            Unsafe.Add(ref descriptors, kept) = descriptor;
-            kept++;
-            if (IndexKey.IsArrayIndex(name, out _))
+            if (kept != i)
+            {
+                Unsafe.Add(ref entries, kept) = entry;
+            }
+
+            if (IndexKey.IsArrayIndex(entry.Name, out _))
             {
                 indexCount++;
             }
+
+            kept++;
         }
 
-        _names.AsSpan(kept, read - kept).Clear();
-        _descriptors.AsSpan(kept, read - kept).Clear();
+        _entries.AsSpan(kept, read - kept).Clear();
         Count = kept;
         HasToJson = hasToJson;
         if (indexCount != 0)
@@ -89,11 +83,10 @@ internal sealed class TableProperties
         }
     }
 
-    /// <summary>Drops the entries (so that nothing is pinned) and keeps the arrays.</summary>
+    /// <summary>Drops the entries (so that nothing is pinned) and keeps the array.</summary>
     public void Clear()
     {
-        _names.AsSpan(0, Count).Clear();
-        _descriptors.AsSpan(0, Count).Clear();
+        _entries.AsSpan(0, Count).Clear();
         Count = 0;
         HasToJson = false;
     }
@@ -105,13 +98,12 @@ internal sealed class TableProperties
         int count = Count;
         uint[] indices = ArrayPool<uint>.Shared.Rent(indexCount);
         int[] order = ArrayPool<int>.Shared.Rent(count);
-        string[] names = ArrayPool<string>.Shared.Rent(count);
-        PropertyDescriptor[] descriptors = ArrayPool<PropertyDescriptor>.Shared.Rent(count);
+        TableEntry[] entries = ArrayPool<TableEntry>.Shared.Rent(count);
         int front = 0;
         int back = indexCount;
         for (int i = 0; i < count; i++)
         {
-            if (IndexKey.IsArrayIndex(_names[i], out uint index))
+            if (IndexKey.IsArrayIndex(_entries[i].Name, out uint index))
             {
                 indices[front] = index;
                 order[front++] = i;
@@ -123,17 +115,22 @@ internal sealed class TableProperties
         }
 
         indices.AsSpan(0, indexCount).Sort(order.AsSpan(0, indexCount));
-        _names.AsSpan(0, count).CopyTo(names);
-        _descriptors.AsSpan(0, count).CopyTo(descriptors);
+        _entries.AsSpan(0, count).CopyTo(entries);
         for (int i = 0; i < count; i++)
         {
-            _names[i] = names[order[i]];
-            _descriptors[i] = descriptors[order[i]];
+            _entries[i] = entries[order[i]];
         }
 
         ArrayPool<uint>.Shared.Return(indices);
         ArrayPool<int>.Shared.Return(order);
-        ArrayPool<string>.Shared.Return(names, clearArray: true);
-        ArrayPool<PropertyDescriptor>.Shared.Return(descriptors, clearArray: true);
+        ArrayPool<TableEntry>.Shared.Return(entries, clearArray: true);
     }
+}
+
+/// <summary>One property of a table object: its name and its descriptor, as the table holds it.</summary>
+internal struct TableEntry
+{
+    public string Name;
+
+    public PropertyDescriptor Descriptor;
 }

@@ -193,9 +193,9 @@ internal sealed partial class Walker<TOutput>
         TableProperties table = frame.Properties!;
         while (frame.Index < frame.Count)
         {
-            int i = (int)frame.Index++;
-            string name = table.Names[i];
-            PropertyDescriptor descriptor = table.Descriptors[i];
+            ref TableEntry entry = ref table.Entries[(int)frame.Index++];
+            string name = entry.Name;
+            PropertyDescriptor descriptor = entry.Descriptor;
             JsValue? key = null;
             JsValue value;
             if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
