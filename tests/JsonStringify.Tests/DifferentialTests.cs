@@ -135,9 +135,11 @@ public class DifferentialTests
         {
             var value = new JsString(text);
             Assert.Equal(builtin.Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString(), ours.SerializeToString(value));
+            // A property table (no hidden class), whose names the writer quotes as it goes, as it does values.
             var holder = new JsObject(engine);
             holder.Set(value, JsNumber.Create(1));
             holder.Set("next", value);
+            Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(holder));
             Assert.Equal(builtin.Serialize(holder, JsValue.Undefined, JsValue.Undefined).ToString(), ours.SerializeToString(holder));
         }
     }

@@ -101,6 +101,19 @@ internal sealed class JsonWriter
 
     public void WriteString(string value)
     {
+        if ((uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength)
+        {
+            // Most values are short and need no escaping: copied here without the call to the escaper.
+            Span<char> room = Reserve(StringEscaper.MaxShortLength + 2);
+            room[0] = '"';
+            if (StringEscaper.TryCopyShort(value, room[1..]))
+            {
+                room[value.Length + 1] = '"';
+                _pos += value.Length + 2;
+                return;
+            }
+        }
+
         if (value.Length > MaxInlineString)
         {
             WriteLongString(value);
@@ -122,6 +135,23 @@ internal sealed class JsonWriter
 
     public void WritePropertyName(string name, bool first)
     {
+        // Compact output and a short name that needs no escaping, the common case for table objects, whose names are
+        // not quoted ahead: the comma, the quoted name and the colon in one reservation.
+        if (_gap.Length == 0 && (uint)(name.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength)
+        {
+            Span<char> room = Reserve(StringEscaper.MaxShortLength + 4);
+            int at = first ? 0 : 1;
+            room[0] = ',';
+            room[at] = '"';
+            if (StringEscaper.TryCopyShort(name, room[(at + 1)..]))
+            {
+                room[at + name.Length + 1] = '"';
+                room[at + name.Length + 2] = ':';
+                _pos += at + name.Length + 3;
+                return;
+            }
+        }
+
         WriteSeparator(first);
         WriteString(name);
         WriteChar(':');

@@ -16,6 +16,12 @@ internal static class StringEscaper
     // with two overlapping 64-bit or 32-bit moves when shorter.
     private const int HalfBlockLength = BlockLength / 2;
 
+    /// <summary>The shortest value <see cref="TryCopyShort"/> takes.</summary>
+    public const int MinShortLength = 2;
+
+    /// <summary>The longest value <see cref="TryCopyShort"/> takes: one char short of a block.</summary>
+    public const int MaxShortLength = BlockLength - 1;
+
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
     /// which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char of the value. A high surrogate
@@ -41,26 +47,12 @@ internal static class StringEscaper
         int w = 0;
         if (length < BlockLength)
         {
-            // Two pieces that meet or overlap cover the whole value (8 chars each, or 4, or 2, whichever fits); the
-            // chars they share are stored twice, the same both times, as nothing has been escaped yet.
-            uint special;
-            if (length >= HalfBlockLength)
-            {
-                special = CopyHalfBlock(ref source, ref target) | (CopyHalfBlock(ref Unsafe.Add(ref source, length - HalfBlockLength), ref Unsafe.Add(ref target, length - HalfBlockLength)) << (length - HalfBlockLength));
-            }
-            else if (length >= 4)
-            {
-                special = CopyFour(ref source, ref target) | (CopyFour(ref Unsafe.Add(ref source, length - 4), ref Unsafe.Add(ref target, length - 4)) << (length - 4));
-            }
-            else if (length >= 2)
-            {
-                special = CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
-            }
-            else
+            if (length < MinShortLength)
             {
                 return EscapeRest(ref source, length, ref target, 0, 0);
             }
 
+            uint special = CopyShort(ref source, length, ref target);
             if (special == 0)
             {
                 return length;
@@ -108,6 +100,27 @@ internal static class StringEscaper
         return EscapeRest(ref source, length, ref target, i, w);
     }
 
+    /// <summary>
+    /// Copies <paramref name="value"/>, of <see cref="MinShortLength"/> to <see cref="MaxShortLength"/> chars, into
+    /// <paramref name="destination"/> when none of its chars needs escaping, which is then its escaped form; false when
+    /// one does (the destination then holds a partial copy, to be written over). Inlined into the writer, it spares the
+    /// names and short values of a document the call to <see cref="Escape"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryCopyShort(string value, Span<char> destination)
+    {
+        Debug.Assert(value.Length is >= MinShortLength and <= MaxShortLength, "a short value");
+        if (destination.Length < value.Length)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        return CopyShort(
+            ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan())),
+            value.Length,
+            ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination))) == 0;
+    }
+
     /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
     public static string Quote(string value, string suffix)
     {
@@ -117,6 +130,26 @@ internal static class StringEscaper
         buffer[w++] = '"';
         suffix.CopyTo(buffer.AsSpan(w));
         return new string(buffer, 0, w + suffix.Length);
+    }
+
+    // Copies a value of MinShortLength to MaxShortLength chars and returns the mask of those that need escaping: two
+    // pieces that meet or overlap cover the whole value (8 chars each, or 4, or 2, whichever fits); the chars they share
+    // are stored twice, the same both times, as nothing has been escaped yet.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyShort(ref ushort source, int length, ref ushort target)
+    {
+        Debug.Assert(length is >= MinShortLength and <= MaxShortLength, "a short value");
+        if (length >= HalfBlockLength)
+        {
+            return CopyHalfBlock(ref source, ref target) | (CopyHalfBlock(ref Unsafe.Add(ref source, length - HalfBlockLength), ref Unsafe.Add(ref target, length - HalfBlockLength)) << (length - HalfBlockLength));
+        }
+
+        if (length >= 4)
+        {
+            return CopyFour(ref source, ref target) | (CopyFour(ref Unsafe.Add(ref source, length - 4), ref Unsafe.Add(ref target, length - 4)) << (length - 4));
+        }
+
+        return CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
     }
 
     // Copies BlockLength chars and returns a mask of those that need escaping (bit k for the block's char k).
