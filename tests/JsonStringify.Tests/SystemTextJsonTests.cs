@@ -403,6 +403,22 @@ public class SystemTextJsonTests
         Assert.Equal(1, node!.GetValue<double>());
     }
 
+    // Objects are made when they close, from all their properties at once; a host object whose own keys repeat a key
+    // (which no JavaScript object does) still gives the last value at the first key's place, as JSON.parse does.
+    [Fact]
+    public void AKeyAHostObjectRepeatsKeepsItsLastValue()
+    {
+        var engine = new Engine();
+        var value = new RepeatingKeys(engine);
+        var serializer = new JsonSerializer(engine);
+        string text = serializer.SerializeToString(value)!;
+        Assert.Equal("{\"a\":[1],\"b\":{\"c\":2},\"a\":{\"d\":[3]}}", text);
+        JsonNode node = serializer.ToJsonNode(new RepeatingKeys(engine))!;
+        Assert.Equal("{\"a\":{\"d\":[3]},\"b\":{\"c\":2}}", node.ToJsonString());
+        Assert.Same(node, node["b"]!.Parent);
+        Assert.Same(node, node["a"]!.Parent);
+    }
+
     [Fact]
     public void ACallNestedInAToJsonGetsItsOwnBuilderAndBuffers()
     {
@@ -539,5 +555,24 @@ public class SystemTextJsonTests
     private sealed class Poco
     {
         public int A { get; set; } = 1;
+    }
+
+    // A host object whose [[OwnPropertyKeys]] lists "a" twice; "a" is a getter whose first value is [1], then {d: [3]}.
+    private sealed class RepeatingKeys(Engine engine) : ObjectInstance(engine)
+    {
+        private readonly PropertyDescriptor _a = new GetSetPropertyDescriptor(
+            engine.Evaluate("(() => { var reads = 0; return () => reads++ === 0 ? [1] : {d: [3]}; })()"), null, enumerable: true, configurable: true);
+
+        private readonly PropertyDescriptor _b = new(engine.Evaluate("({c: 2})"), PropertyFlag.AllForbidden | PropertyFlag.Enumerable);
+
+        public override List<JsValue> GetOwnPropertyKeys(Types types = Types.String | Types.Symbol) =>
+            [new JsString("a"), new JsString("b"), new JsString("a")];
+
+        public override PropertyDescriptor GetOwnProperty(JsValue property) => property.ToString() switch
+        {
+            "a" => _a,
+            "b" => _b,
+            _ => PropertyDescriptor.Undefined,
+        };
     }
 }

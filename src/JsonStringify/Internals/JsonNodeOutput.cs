@@ -1,3 +1,4 @@
+using System.Collections;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text.Json.Nodes;
@@ -80,22 +81,27 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
     public void WriteEmptyArray() => _builder.Add(new JsonArray());
 
     /// <summary>
-    /// The tree being built. A container joins its parent when it closes, not when it opens: a node checks, as it joins
-    /// a parent, that it is not among the parent's ancestors, so while every open container is still detached that
-    /// check is one step, and a tree of any depth builds in linear time.
+    /// The tree being built. A container is made when it closes, from its children, which wait until then on one stack
+    /// shared by every open container: an array from the span of its elements (its list is exactly as long), an object
+    /// from a window over its properties that tells their count first (its dictionary is made that size, never
+    /// grown). A node checks, as it joins a parent, that it is not among the parent's ancestors; a new container has
+    /// no parent yet, so that check is one step, and a tree of any depth builds in linear time.
     /// </summary>
-    private sealed class Builder
+    private sealed class Builder : IDisposable
     {
-        // The open containers, outermost first, and the name each has in its parent (null in an array or at the root).
-        private JsonNode[] _open = new JsonNode[16];
-        private string?[] _names = new string?[16];
+        // Past this many entries, the stack of waiting children is not kept from one call to the next.
+        private const int MaxKeptChildren = 1 << 16;
 
-        // How many entries of the stacks the call used, for Reset to clear.
-        private int _used;
+        // The children of every open container, innermost container's last, each with its name (null in an array).
+        private JsonNode?[] _children = new JsonNode?[64];
+        private string?[] _childNames = new string?[64];
+        private int _childCount;
 
-        // The innermost open container: exactly one is set while a container is open.
-        private JsonObject? _object;
-        private JsonArray? _array;
+        // The open containers, outermost first: where each one's children start on the stack, whether it is an object,
+        // and the name it will have in its parent (null in an array or at the root).
+        private Container[] _open = new Container[16];
+
+        private readonly PropertyWindow _window = new();
 
         public int Depth { get; private set; }
 
@@ -112,80 +118,191 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
         public void Reset()
         {
-            Array.Clear(_open, 0, _used);
-            Array.Clear(_names, 0, _used);
-            _used = 0;
-            _object = null;
-            _array = null;
+            // A call that threw leaves children on the stack; one that succeeded leaves none.
+            if (_children.Length > MaxKeptChildren)
+            {
+                _children = new JsonNode?[64];
+                _childNames = new string?[64];
+            }
+            else
+            {
+                Array.Clear(_children, 0, _childCount);
+                Array.Clear(_childNames, 0, _childCount);
+            }
+
+            Array.Clear(_open, 0, Depth);
+            _window.Release();
+            _childCount = 0;
             Root = null;
             Name = null;
             Depth = 0;
         }
 
+        // The window holds nothing to release (it is its own enumerator, which is IDisposable).
+        public void Dispose() => _window.Dispose();
+
         public void Add(JsonNode? node)
         {
-            if (_array is not null)
+            if (Depth == 0)
             {
-                _array.Add(node);
-            }
-            else if (_object is not null)
-            {
-                // The walk does not repeat a key in an object; if a host object did, the last value would stay, as
-                // JSON.parse keeps it.
-                Debug.Assert(Name is not null, "a property's name comes before its value");
-                if (!_object.TryAdd(Name, node))
-                {
-                    _object[Name] = node;
-                }
-            }
-            else
-            {
-                Debug.Assert(Depth == 0, "a value outside every container is the root");
                 Root = node;
+                return;
             }
+
+            if (_childCount == _children.Length)
+            {
+                Array.Resize(ref _children, _childCount * 2);
+                Array.Resize(ref _childNames, _childCount * 2);
+            }
+
+            // A name is set before each property's value, and only then (see Open): null in an array.
+            Debug.Assert(_open[Depth - 1].IsObject == (Name is not null), "an object's children have names, an array's none");
+            _children[_childCount] = node;
+            _childNames[_childCount] = Name;
+            _childCount++;
+            Name = null;
         }
 
-        public void StartObject()
-        {
-            var o = new JsonObject();
-            Open(o);
-            _object = o;
-            _array = null;
-        }
+        public void StartObject() => Open(isObject: true);
 
-        public void StartArray()
-        {
-            var a = new JsonArray();
-            Open(a);
-            _object = null;
-            _array = a;
-        }
+        public void StartArray() => Open(isObject: false);
 
-        // The innermost container is complete: it joins its parent (the new innermost) under its name, or is the root.
+        // The innermost container is complete: it is made from its children, which leave the stack, and joins its
+        // parent under its name, or is the root.
         public void End()
         {
             Debug.Assert(Depth > 0, "a container is open");
             Depth--;
-            JsonNode closed = _open[Depth];
-            Name = _names[Depth];
-            JsonNode? parent = Depth == 0 ? null : _open[Depth - 1];
-            _object = parent as JsonObject;
-            _array = parent as JsonArray;
-            Add(closed);
+            Container closed = _open[Depth];
+            int count = _childCount - closed.Start;
+            JsonNode node = closed.IsObject
+                ? MakeObject(closed.Start, count)
+                : new JsonArray(_children.AsSpan(closed.Start, count));
+            Array.Clear(_children, closed.Start, count);
+            Array.Clear(_childNames, closed.Start, count);
+            _childCount = closed.Start;
+            _open[Depth] = default;
+            Name = closed.Name;
+            Add(node);
         }
 
-        private void Open(JsonNode container)
+        private JsonObject MakeObject(int start, int count)
+        {
+            _window.Set(_childNames, _children, start, count);
+            try
+            {
+                return new JsonObject(_window);
+            }
+            catch (ArgumentException)
+            {
+                return MakeObjectKeepingLast(start, count);
+            }
+            finally
+            {
+                _window.Release();
+            }
+        }
+
+        // The walk does not repeat a key in an object, but a host object's [[OwnPropertyKeys]] might: then the last value
+        // stays, as JSON.parse keeps it. The object that refused the repeated key keeps the children it took before, so
+        // those join this one as copies.
+        [MethodImpl(MethodImplOptions.NoInlining)]
+        private JsonObject MakeObjectKeepingLast(int start, int count)
+        {
+            var o = new JsonObject();
+            for (int i = start; i < start + count; i++)
+            {
+                JsonNode? child = _children[i];
+                o[_childNames[i]!] = child?.Parent is null ? child : child.DeepClone();
+            }
+
+            return o;
+        }
+
+        private void Open(bool isObject)
         {
             if (Depth == _open.Length)
             {
                 Array.Resize(ref _open, Depth * 2);
-                Array.Resize(ref _names, Depth * 2);
             }
 
-            _open[Depth] = container;
-            _names[Depth] = _object is null ? null : Name;
+            _open[Depth] = new Container(_childCount, isObject, Name);
+            Name = null;
             Depth++;
-            _used = Math.Max(_used, Depth);
         }
+
+        private readonly record struct Container(int Start, bool IsObject, string? Name);
+    }
+
+    /// <summary>
+    /// The properties of an object about to be made, as the collection <see cref="JsonObject"/>'s constructor takes:
+    /// it reads the count first and sizes its dictionary for it, then enumerates. One instance per builder is its own
+    /// enumerator, reused for every object, so that making an object allocates only the object and its dictionary.
+    /// </summary>
+    private sealed class PropertyWindow : ICollection<KeyValuePair<string, JsonNode?>>, IEnumerator<KeyValuePair<string, JsonNode?>>
+    {
+        private string?[] _names = [];
+        private JsonNode?[] _values = [];
+        private int _start;
+        private int _count;
+        private int _position;
+
+        public int Count => _count;
+
+        public bool IsReadOnly => true;
+
+        public KeyValuePair<string, JsonNode?> Current => new(_names[_start + _position]!, _values[_start + _position]);
+
+        object IEnumerator.Current => Current;
+
+        public void Set(string?[] names, JsonNode?[] values, int start, int count)
+        {
+            _names = names;
+            _values = values;
+            _start = start;
+            _count = count;
+            _position = -1;
+        }
+
+        public void Release()
+        {
+            _names = [];
+            _values = [];
+            _start = 0;
+            _count = 0;
+            _position = -1;
+        }
+
+        public IEnumerator<KeyValuePair<string, JsonNode?>> GetEnumerator()
+        {
+            _position = -1;
+            return this;
+        }
+
+        IEnumerator IEnumerable.GetEnumerator() => GetEnumerator();
+
+        public bool MoveNext() => ++_position < _count;
+
+        public void Reset() => _position = -1;
+
+        public void Dispose()
+        {
+        }
+
+        public void CopyTo(KeyValuePair<string, JsonNode?>[] array, int arrayIndex)
+        {
+            for (int i = 0; i < _count; i++)
+            {
+                array[arrayIndex + i] = new(_names[_start + i]!, _values[_start + i]);
+            }
+        }
+
+        public bool Contains(KeyValuePair<string, JsonNode?> item) => throw new NotSupportedException();
+
+        public void Add(KeyValuePair<string, JsonNode?> item) => throw new NotSupportedException();
+
+        public bool Remove(KeyValuePair<string, JsonNode?> item) => throw new NotSupportedException();
+
+        void ICollection<KeyValuePair<string, JsonNode?>>.Clear() => throw new NotSupportedException();
     }
 }
