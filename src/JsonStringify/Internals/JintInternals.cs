@@ -346,8 +346,8 @@ internal static class JintInternals
     }
 
     // Tables small (a list) and large (a hash table, one whose slots wrapped around), with deleted, re-added,
-    // integer-like, non-enumerable and accessor keys: the reader must list what the public GetOwnProperties lists, in the same order, with the same descriptors,
-    // including when the arrays are too short.
+    // integer-like, non-enumerable and accessor keys: the reader must list what the public GetOwnProperties lists, in
+    // the same order, with the same descriptors, including when the array is too short.
     private static bool ProbeTableReader(TableReader reader)
     {
         using var engine = new Engine();

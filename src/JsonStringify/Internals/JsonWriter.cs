@@ -101,17 +101,11 @@ internal sealed class JsonWriter
 
     public void WriteString(string value)
     {
-        if ((uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength)
+        // Most values are short and need no escaping: quoted here without the call to the escaper.
+        if (IsShort(value) && TryQuoteShort(value, Reserve(StringEscaper.MaxShortLength + 2)))
         {
-            // Most values are short and need no escaping: copied here without the call to the escaper.
-            Span<char> room = Reserve(StringEscaper.MaxShortLength + 2);
-            room[0] = '"';
-            if (StringEscaper.TryCopyShort(value, room[1..]))
-            {
-                room[value.Length + 1] = '"';
-                _pos += value.Length + 2;
-                return;
-            }
+            _pos += value.Length + 2;
+            return;
         }
 
         if (value.Length > MaxInlineString)
@@ -137,15 +131,13 @@ internal sealed class JsonWriter
     {
         // Compact output and a short name that needs no escaping, the common case for table objects, whose names are
         // not quoted ahead: the comma, the quoted name and the colon in one reservation.
-        if (_gap.Length == 0 && (uint)(name.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength)
+        if (_gap.Length == 0 && IsShort(name))
         {
             Span<char> room = Reserve(StringEscaper.MaxShortLength + 4);
             int at = first ? 0 : 1;
             room[0] = ',';
-            room[at] = '"';
-            if (StringEscaper.TryCopyShort(name, room[(at + 1)..]))
+            if (TryQuoteShort(name, room[at..]))
             {
-                room[at + name.Length + 1] = '"';
                 room[at + name.Length + 2] = ':';
                 _pos += at + name.Length + 3;
                 return;
@@ -255,6 +247,25 @@ internal sealed class JsonWriter
     {
         token.CopyTo(Reserve(token.Length));
         _pos += token.Length;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsShort(string value) =>
+        (uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength;
+
+    // A short value (see IsShort) quoted into room, which has space for the longest: false, with room to be written
+    // over, when one of its chars needs escaping.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryQuoteShort(string value, Span<char> room)
+    {
+        room[0] = '"';
+        if (!StringEscaper.TryCopyShort(value, room[1..]))
+        {
+            return false;
+        }
+
+        room[value.Length + 1] = '"';
+        return true;
     }
 
     // Copies a text of at most MaxInlineCopy chars into a destination with room for MaxInlineCopy chars: two
