@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
@@ -168,11 +169,24 @@ internal sealed class JsonWriter
         }
 
         WriteSeparator(first);
-        WriteText(quotedWithColon);
-        if (_gap.Length != 0)
+        if (_gap.Length == 0)
         {
-            WriteChar(' ');
+            WriteText(quotedWithColon);
+            return;
         }
+
+        // Indented: the name and the space after its colon; a short name copied inline, as above.
+        if (quotedWithColon.Length < MaxInlineCopy)
+        {
+            Span<char> destination = Reserve(MaxInlineCopy);
+            CopyShort(quotedWithColon, destination);
+            destination[quotedWithColon.Length] = ' ';
+            _pos += quotedWithColon.Length + 1;
+            return;
+        }
+
+        WriteText(quotedWithColon);
+        WriteChar(' ');
     }
 
     public void EndObject(bool empty)
@@ -271,14 +285,15 @@ internal sealed class JsonWriter
     // Copies a text of at most MaxInlineCopy chars into a destination with room for MaxInlineCopy chars: two
     // overlapping moves of a power-of-two size cover every length without a loop or a call.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void CopyShort(string text, Span<char> destination)
+    private static void CopyShort(ReadOnlySpan<char> text, Span<char> destination)
     {
+        Debug.Assert(text.Length <= MaxInlineCopy, "a short text");
         if (destination.Length < MaxInlineCopy)
         {
             throw new ArgumentException("The destination is too short.", nameof(destination));
         }
 
-        ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text.AsSpan()));
+        ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text));
         ref byte target = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(destination));
         nuint bytes = (nuint)text.Length * sizeof(char);
         if (bytes >= 16)
@@ -315,13 +330,21 @@ internal sealed class JsonWriter
         _pos += text.Length;
     }
 
-    // A newline and the indentation of the current depth, copied from a prefix of _newLine.
+    // A newline and the indentation of the current depth, copied from a prefix of _newLine (inline when short, as the
+    // lines of most documents are: a two-space gap stays within MaxInlineCopy down to depth 7).
     private void WriteNewLine()
     {
         int length = 1 + (_depth * _gap.Length);
         if (length > _newLine.Length)
         {
             GrowNewLine(length);
+        }
+
+        if (length <= MaxInlineCopy)
+        {
+            CopyShort(_newLine.AsSpan(0, length), Reserve(MaxInlineCopy));
+            _pos += length;
+            return;
         }
 
         if (length > MaxBufferedText)
