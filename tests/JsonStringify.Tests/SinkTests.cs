@@ -95,6 +95,55 @@ public class SinkTests
         }
     }
 
+    // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII up to the
+    // first char of a slice that is not ASCII, and the rest of that slice through the chars and the transcoder. Around
+    // one and two slices, with each kind of char that needs escaping or is not ASCII near the cuts, text before and
+    // after it in the writer's buffer, and strings that are mostly not ASCII.
+    [Theory]
+    [MemberData(nameof(Sinks))]
+    public void LongStringsAreTheUtf8OfTheString(Sink sink)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        string[] specials = ["\"", "\\", "\n", "\u0001", "\u007f", "\u00e9", "\u0416", "\u20ac", "\ud83d\ude00", "\ud800", "\udfff"];
+        foreach (int length in new[] { 681, 682, 683, 1363, 1364, 1365 })
+        {
+            string clean = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
+            Check(clean);
+            foreach (string special in specials)
+            {
+                foreach (int at in new[] { 0, 1, 15, 16, 17, 665, 666, 680, 681, 682, 683, 698, 1363, 1364, length - 1, length })
+                {
+                    if (at <= length)
+                    {
+                        Check(clean.Insert(at, special));
+                    }
+                }
+
+                Check(string.Concat(Enumerable.Repeat(special + "abcdefghijklmnopqrst", 100)));
+            }
+        }
+
+        Check(string.Concat(Enumerable.Repeat("\u041f\u0440\u0438\u0432\u0435\u0442, ", 400)));
+        Check(string.Concat(Enumerable.Repeat("plain text, then a line\n", 200)) + "\u00e9" + new string('x', 2000));
+
+        void Check(string text)
+        {
+            var value = new JsString(text);
+            var holder = new JsObject(engine);
+            holder.Set("before", new JsString("\u00e9t\u00e9 " + text[..Math.Min(10, text.Length)]));
+            holder.Set("long", value);
+            holder.Set("list", new JsArray(engine, [value, JsNumber.Create(1), value]));
+            foreach (JsValue document in new JsValue[] { value, holder })
+            {
+                byte[] expected = Encoding.UTF8.GetBytes(serializer.SerializeToString(document)!);
+                (bool written, byte[] actual) = Bytes(serializer, sink, document, JsValue.Undefined, JsValue.Undefined);
+                Assert.True(written);
+                Assert.True(expected.AsSpan().SequenceEqual(actual), $"a string of {text.Length} chars differs through {sink}");
+            }
+        }
+    }
+
     [Theory]
     [MemberData(nameof(Sinks))]
     public void CorpusBytesAreTheUtf8OfTheString(Sink sink)

@@ -372,11 +372,14 @@ internal sealed class JsonWriter
     }
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
-    // the limit, so that the limit is noticed before the builder grows to an impossible size.
+    // the limit, so that the limit is noticed before the builder grows to an impossible size. Into a UTF-8 sink, each
+    // slice goes straight in as escaped ASCII up to its first char that is not ASCII, and the rest of the slice through
+    // the chars and the sink's transcoder.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');
+        Utf8Sink? utf8 = _sink as Utf8Sink;
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
@@ -384,6 +387,21 @@ internal sealed class JsonWriter
             if (take < rest.Length && char.IsHighSurrogate(rest[take - 1]))
             {
                 take--;
+            }
+
+            if (utf8 is not null)
+            {
+                // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
+                // (the opening quote, or an escaped slice, which never ends in half a pair).
+                Flush();
+                Span<byte> bytes = utf8.GetAsciiSpan(take * JsonConstants.MaxEscapedCharLength);
+                utf8.AdvanceAscii(StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed));
+                rest = rest[consumed..];
+                take -= consumed;
+                if (take == 0)
+                {
+                    continue;
+                }
             }
 
             Span<char> destination = Reserve(take * JsonConstants.MaxEscapedCharLength);

@@ -13,7 +13,7 @@ namespace JsonStringify.Internals;
 internal abstract class OutputSink
 {
     /// <summary>How many chars have been written to the sink in this call.</summary>
-    public long Length { get; private set; }
+    public long Length { get; protected set; }
 
     public void Write(ReadOnlySpan<char> chars)
     {
@@ -143,6 +143,20 @@ internal abstract class Utf8Sink : OutputSink
     }
 
     protected override void WriteCore(ReadOnlySpan<char> chars) => Encode(chars, flush: false);
+
+    /// <summary>
+    /// Room for <paramref name="count"/> bytes of ASCII that the writer makes itself (escaped text) straight into the
+    /// destination, past the transcoder. The transcoder must hold no half of a surrogate pair then, so that nothing
+    /// comes out of order: the writer flushes its chars first, and they never end in a high surrogate.
+    /// </summary>
+    public Span<byte> GetAsciiSpan(int count) => GetSpan(count);
+
+    /// <summary>The first <paramref name="count"/> bytes of the last span are written: as many chars of output.</summary>
+    public void AdvanceAscii(int count)
+    {
+        Advance(count);
+        Length += count;
+    }
 
     /// <summary>Room for at least <paramref name="sizeHint"/> bytes.</summary>
     protected abstract Span<byte> GetSpan(int sizeHint);

@@ -101,6 +101,72 @@ internal static class StringEscaper
     }
 
     /// <summary>
+    /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
+    /// <paramref name="destination"/> (which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> bytes per char),
+    /// for as long as its chars are ASCII: it stops before the first char that is not, which the caller then writes
+    /// through <see cref="Escape"/> and the sink's transcoder. Escapes are ASCII, so every byte written is one char of
+    /// output. For a UTF-8 destination this is the escape and the transcoding in one pass.
+    /// </summary>
+    /// <param name="value">The chars to escape.</param>
+    /// <param name="destination">Where the UTF-8 goes.</param>
+    /// <param name="consumed">How many chars of <paramref name="value"/> were written: all of them, or up to the first
+    /// char that is not ASCII.</param>
+    /// <returns>The number of bytes written.</returns>
+    public static int EscapeAscii(ReadOnlySpan<char> value, Span<byte> destination, out int consumed)
+    {
+        if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref byte target = ref MemoryMarshal.GetReference(destination);
+        int length = value.Length;
+        int i = 0;
+        int w = 0;
+        int lastBlock = length - BlockLength;
+        while (i <= lastBlock)
+        {
+            uint stop = NarrowBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+            if (stop == 0)
+            {
+                i += BlockLength;
+                w += BlockLength;
+                continue;
+            }
+
+            int clean = BitOperations.TrailingZeroCount(stop);
+            i += clean;
+            w += clean;
+            if (!EscapeAsciiOne(Unsafe.Add(ref source, i), ref target, ref w))
+            {
+                consumed = i;
+                return w;
+            }
+
+            i++;
+        }
+
+        while (i < length)
+        {
+            ushort c = Unsafe.Add(ref source, i);
+            if (!IsSpecial(c) && c < 0x80)
+            {
+                Unsafe.Add(ref target, w++) = (byte)c;
+            }
+            else if (!EscapeAsciiOne(c, ref target, ref w))
+            {
+                break;
+            }
+
+            i++;
+        }
+
+        consumed = i;
+        return w;
+    }
+
+    /// <summary>
     /// Copies <paramref name="value"/>, of <see cref="MinShortLength"/> to <see cref="MaxShortLength"/> chars, into
     /// <paramref name="destination"/> when none of its chars needs escaping, which is then its escaped form; false when
     /// one does (the destination then holds a partial copy, to be written over). Inlined into the writer, it spares the
@@ -168,6 +234,36 @@ internal static class StringEscaper
 
         return CopyHalfBlock(ref source, ref target)
             | (CopyHalfBlock(ref Unsafe.Add(ref source, HalfBlockLength), ref Unsafe.Add(ref target, HalfBlockLength)) << HalfBlockLength);
+    }
+
+    // Stores BlockLength chars as bytes (their low halves) and returns a mask of those that need escaping or are not
+    // ASCII (bit k for the block's char k); the bytes from the first of them on are written over.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint NarrowBlock(ref ushort source, ref byte target)
+    {
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref target);
+            return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
+                | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+                | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
+                | Vector256.GreaterThan(chars, Vector256.Create((ushort)0x7F))).ExtractMostSignificantBits();
+        }
+
+        Vector128<ushort> lower = Vector128.LoadUnsafe(ref source);
+        Vector128<ushort> upper = Vector128.LoadUnsafe(ref source, HalfBlockLength);
+        Vector128.Narrow(lower, upper).StoreUnsafe(ref target);
+        return AsciiStopMask(lower) | (AsciiStopMask(upper) << HalfBlockLength);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint AsciiStopMask(Vector128<ushort> chars)
+    {
+        return (Vector128.LessThan(chars, Vector128.Create((ushort)' '))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
+            | Vector128.GreaterThan(chars, Vector128.Create((ushort)0x7F))).ExtractMostSignificantBits();
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -268,6 +364,37 @@ internal static class StringEscaper
             w += JsonConstants.MaxEscapedCharLength;
             i++;
         }
+    }
+
+    // Writes the escape of an ASCII char that needs one, as bytes at w, and moves w past it; false, writing nothing, for
+    // a char that is not ASCII. Optimised from its first call, as EscapeOne is.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static bool EscapeAsciiOne(ushort c, ref byte target, ref int w)
+    {
+        if (c >= 0x80)
+        {
+            return false;
+        }
+
+        Debug.Assert(IsSpecial(c), "Only ASCII chars that need escaping come here.");
+        byte shortForm = ShortEscapes[c];
+        if (shortForm != 0)
+        {
+            Unsafe.Add(ref target, w) = (byte)'\\';
+            Unsafe.Add(ref target, w + 1) = shortForm;
+            w += 2;
+            return true;
+        }
+
+        // A control char without a short form: \u00XX, lowercase hex.
+        Unsafe.Add(ref target, w) = (byte)'\\';
+        Unsafe.Add(ref target, w + 1) = (byte)'u';
+        Unsafe.Add(ref target, w + 2) = (byte)'0';
+        Unsafe.Add(ref target, w + 3) = (byte)'0';
+        Unsafe.Add(ref target, w + 4) = HexDigits[c >> 4];
+        Unsafe.Add(ref target, w + 5) = HexDigits[c & 0xF];
+        w += JsonConstants.MaxEscapedCharLength;
+        return true;
     }
 
     // The letter after the backslash for the chars the spec gives a short escape (its table of code points, in
