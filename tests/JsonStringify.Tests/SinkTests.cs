@@ -124,6 +124,10 @@ public class SinkTests
             }
         }
 
+        // Several escapes in one block, and a char that is not ASCII right after escapes in the same block.
+        Check(string.Concat(Enumerable.Repeat("a\"b\\c\nd\u0001", 200)));
+        Check(string.Concat(Enumerable.Repeat("\n\n\"x\u00e9\"\n", 200)));
+        Check(string.Concat(Enumerable.Repeat("\n\n\"x\ud83d\ude00\"\n", 200)));
         Check(string.Concat(Enumerable.Repeat("\u041f\u0440\u0438\u0432\u0435\u0442, ", 400)));
         Check(string.Concat(Enumerable.Repeat("plain text, then a line\n", 200)) + "\u00e9" + new string('x', 2000));
 

@@ -76,12 +76,38 @@ internal static class StringEscaper
                 continue;
             }
 
-            int clean = BitOperations.TrailingZeroCount(special);
-            i += clean;
-            w += clean;
-            EscapeOne(ref source, length, ref target, ref i, ref w);
-            sameDistanceFrom = i;
+            // The block's specials are known from its mask: each is escaped, and the chars after it are copied again
+            // at the new distance, without checking them again, until the mask runs out.
+            int blockStart = i;
+            int blockEnd = i + BlockLength;
+            while (true)
+            {
+                int next = blockStart + BitOperations.TrailingZeroCount(special);
+                w += next - i;
+                i = next;
+                EscapeOne(ref source, length, ref target, ref i, ref w);
+                sameDistanceFrom = i;
+                if (i > lastBlock)
+                {
+                    goto Rest;
+                }
+
+                Copy(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+                special &= ~0u << (i - blockStart);
+                if (special == 0)
+                {
+                    break;
+                }
+            }
+
+            if (i < blockEnd)
+            {
+                w += blockEnd - i;
+                i = blockEnd;
+            }
         }
+
+    Rest:
 
         if (i < length && sameDistanceFrom <= lastBlock)
         {
@@ -135,17 +161,40 @@ internal static class StringEscaper
                 continue;
             }
 
-            int clean = BitOperations.TrailingZeroCount(stop);
-            i += clean;
-            w += clean;
-            if (!EscapeAsciiOne(Unsafe.Add(ref source, i), ref target, ref w))
+            // As in Escape: the block's stops are known from its mask; after each escape the chars that follow are
+            // stored again at the new distance, unchecked, until the mask runs out or a char is not ASCII.
+            int blockStart = i;
+            int blockEnd = i + BlockLength;
+            while (true)
             {
-                consumed = i;
-                return w;
+                int next = blockStart + BitOperations.TrailingZeroCount(stop);
+                w += next - i;
+                i = next;
+                if (!EscapeAsciiOne(Unsafe.Add(ref source, i), ref target, ref w))
+                {
+                    consumed = i;
+                    return w;
+                }
+
+                i++;
+                if (i > lastBlock)
+                {
+                    goto Rest;
+                }
+
+                Narrow(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+                stop &= ~0u << (i - blockStart);
+                if (stop == 0)
+                {
+                    break;
+                }
             }
 
-            i++;
+            w += blockEnd - i;
+            i = blockEnd;
         }
+
+    Rest:
 
         while (i < length)
         {
@@ -234,6 +283,34 @@ internal static class StringEscaper
 
         return CopyHalfBlock(ref source, ref target)
             | (CopyHalfBlock(ref Unsafe.Add(ref source, HalfBlockLength), ref Unsafe.Add(ref target, HalfBlockLength)) << HalfBlockLength);
+    }
+
+    // Copies BlockLength chars, unchecked.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Copy(ref ushort source, ref ushort target)
+    {
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256.LoadUnsafe(ref source).StoreUnsafe(ref target);
+            return;
+        }
+
+        Vector128.LoadUnsafe(ref source).StoreUnsafe(ref target);
+        Vector128.LoadUnsafe(ref source, HalfBlockLength).StoreUnsafe(ref target, HalfBlockLength);
+    }
+
+    // Stores BlockLength chars as bytes (their low halves), unchecked.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Narrow(ref ushort source, ref byte target)
+    {
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref target);
+            return;
+        }
+
+        Vector128.Narrow(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength)).StoreUnsafe(ref target);
     }
 
     // Stores BlockLength chars as bytes (their low halves) and returns a mask of those that need escaping or are not
