@@ -437,7 +437,7 @@ public class SystemTextJsonTests
     internal static string Canonical(string json) =>
         JsonNode.Parse(ReplaceUnpairedSurrogateEscapes(json), documentOptions: s_parseOptions)?.ToJsonString(s_writeOptions) ?? "null";
 
-    private static string ReplaceUnpairedSurrogateEscapes(string json)
+    internal static string ReplaceUnpairedSurrogateEscapes(string json)
     {
         if (!json.Contains("\\ud", StringComparison.OrdinalIgnoreCase))
         {

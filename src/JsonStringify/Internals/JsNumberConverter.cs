@@ -1,4 +1,7 @@
+using System.Buffers.Text;
 using System.Diagnostics;
+using System.Globalization;
+using System.Runtime.CompilerServices;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -24,14 +27,21 @@ internal sealed class JsNumberConverter : JsonConverter<double>
     public override double Read(ref Utf8JsonReader reader, Type typeToConvert, System.Text.Json.JsonSerializerOptions options) =>
         reader.GetDouble();
 
+    // A node does not know where the writer stands (after a name, or in an array), so the number goes through the
+    // writer's own number paths when the writer indents (see WriteIndentedNumber).
     public override void Write(Utf8JsonWriter writer, double value, System.Text.Json.JsonSerializerOptions options) =>
-        WriteNumber(writer, value);
+        WriteNumber(writer, value, writer.Options.Indented);
 
-    /// <summary>A finite double as a JSON number with JavaScript's digits; integers below 2^53 through the writer's own
-    /// integer path, whose digits are the same.</summary>
-    public static void WriteNumber(Utf8JsonWriter writer, double value)
+    /// <summary>
+    /// A finite double as a JSON number with JavaScript's digits; integers below 2^53 through the writer's own integer
+    /// path, whose digits are the same. <paramref name="indented"/> is the writer's <c>Options.Indented</c>: a compact
+    /// writer gets the other numbers' text raw; an indented one only through its own number paths, since
+    /// <c>WriteRawValue</c> writes no line break or indentation before the value.
+    /// </summary>
+    public static void WriteNumber(Utf8JsonWriter writer, double value, bool indented)
     {
         Debug.Assert(double.IsFinite(value), "JSON has no NaN or infinities");
+        Debug.Assert(indented == writer.Options.Indented, "the caller passes the writer's own option");
         if (IsExactInteger(value))
         {
             writer.WriteNumberValue((long)value);
@@ -46,12 +56,54 @@ internal sealed class JsNumberConverter : JsonConverter<double>
             bytes[i] = (byte)chars[i];
         }
 
+        if (indented)
+        {
+            WriteIndentedNumber(writer, bytes[..length]);
+            return;
+        }
+
         // Number::toString's text is always a valid JSON number: no need for the writer to parse it again.
         writer.WriteRawValue(bytes[..length], skipInputValidation: true);
     }
 
     /// <summary>An integer below 2^53 in magnitude: Number::toString writes its plain digits, as a long is written.</summary>
     public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
+
+    /// <summary>
+    /// The decimal whose text, as the writer formats a decimal (<see cref="Utf8Formatter"/>, 'G': fixed-point, trailing
+    /// zeros kept), is exactly <paramref name="text"/>. Number::toString writes plain decimals from 1e-6 to below 1e21
+    /// (at most 21 significant digits and 22 decimals, within a decimal's 28), and the decimal parsed from such a text
+    /// keeps its digits and scale; the text written back is compared all the same, so a number the decimal cannot
+    /// carry is never written with other digits. False for e-notation (1e+21, 1e-7), which a decimal never writes.
+    /// </summary>
+    internal static bool TryGetDecimal(ReadOnlySpan<byte> text, out decimal value)
+    {
+        value = 0;
+        Span<byte> written = stackalloc byte[JsonConstants.NumberBufferLength];
+        return !text.Contains((byte)'e')
+            && decimal.TryParse(text, NumberStyles.AllowLeadingSign | NumberStyles.AllowDecimalPoint, CultureInfo.InvariantCulture, out value)
+            && Utf8Formatter.TryFormat(value, written, out int length)
+            && written[..length].SequenceEqual(text);
+    }
+
+    // An indented writer lays a value out itself (the comma, the line break and indentation unless a property name
+    // precedes it) only in its own Write...Value methods. A plain decimal goes in as the decimal of its exact text; the
+    // e-notation (and anything a decimal does not give back) as a JsonElement of the text, whose WriteTo writes a
+    // number's text as it was parsed. That element is a small document made and disposed here, which only numbers from
+    // 1e21 up and below 1e-6 pay, in indented writers.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static void WriteIndentedNumber(Utf8JsonWriter writer, ReadOnlySpan<byte> text)
+    {
+        if (TryGetDecimal(text, out decimal value))
+        {
+            writer.WriteNumberValue(value);
+            return;
+        }
+
+        using JsonDocument document = JsonDocument.Parse(text.ToArray());
+        Debug.Assert(document.RootElement.ValueKind == JsonValueKind.Number, "Number::toString's text is a JSON number");
+        document.RootElement.WriteTo(writer);
+    }
 
     // Integers below 2^53 are exact, and Number::toString writes them as plain digits, as the writer writes a long.
     private const double MaxExactInteger = 9007199254740992d;

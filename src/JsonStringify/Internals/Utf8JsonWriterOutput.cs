@@ -13,6 +13,10 @@ namespace JsonStringify.Internals;
 /// Numbers are written with JavaScript's digits. A string with an unpaired surrogate, which the writer would replace
 /// with U+FFFD, is written as JSON.stringify writes it (\udXXX), raw; a property name cannot be written raw, so there
 /// the writer's replacement stands. <see cref="Length"/> counts the bytes written in this call.
+/// <c>WriteRawValue</c> writes the comma but never the line break and indentation an indented writer puts before a
+/// value, so with an indented writer what would go raw goes through the writer's own value methods where it can
+/// (numbers, see <see cref="JsNumberConverter"/>; raw JSON through a <see cref="JsonElement"/>), and otherwise raw
+/// with that layout written in front of it (see <see cref="LayoutLength"/>).
 /// </summary>
 internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput>
 {
@@ -59,6 +63,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
 
         _state.Writer = writer;
+        _state.Indented = writer.Options.Indented;
+        _state.ArrayElement = false;
         _state.StartLength = writer.BytesCommitted + writer.BytesPending;
         _state.MaxLength = maxLength;
         _state.Depth = 0;
@@ -110,7 +116,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
 
         WritePendingName();
-        JsNumberConverter.WriteNumber(Writer, value);
+        JsNumberConverter.WriteNumber(Writer, value, _state.Indented);
     }
 
     public void WriteString(string value)
@@ -118,7 +124,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         if (value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && HasUnpairedSurrogate(value))
         {
             WritePendingName();
-            WriteEscapedString(Writer, value);
+            WriteEscapedString(value);
             return;
         }
 
@@ -132,10 +138,16 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     // Raw JSON (JSON.rawJSON's text, checked when it was made; a host serializer's, checked unless the writer skips
-    // validation) goes in as it is, as the text outputs copy it.
+    // validation) goes in as it is, as the text outputs copy it, unless the writer indents.
     public void WriteRaw(string text)
     {
         WritePendingName();
+        if (_state.Indented)
+        {
+            WriteIndentedRaw(text);
+            return;
+        }
+
         Writer.WriteRawValue(text, skipInputValidation: Writer.Options.SkipValidation);
     }
 
@@ -156,6 +168,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     public void WritePropertyName(string name, bool first)
     {
         Debug.Assert(!_state.HasName, "a name is followed by its value");
+        _state.ArrayElement = false;
         Writer.WritePropertyName(name);
     }
 
@@ -164,6 +177,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first)
     {
         Debug.Assert(!_state.HasName, "a name is followed by its value");
+        _state.ArrayElement = false;
         if (!_state.Names.TryGetValue(quotedWithColon, out JsonEncodedText encoded))
         {
             string name = key.ToString();
@@ -200,10 +214,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         _state.Depth++;
     }
 
-    // The writer puts in the commas and the indentation itself.
-    public void WriteSeparator(bool first)
-    {
-    }
+    // The writer puts in the commas and the indentation itself; what follows is an element of one of our arrays.
+    public void WriteSeparator(bool first) => _state.ArrayElement = true;
 
     public void EndArray(bool empty)
     {
@@ -276,23 +288,100 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         return false;
     }
 
-    // QuoteJSONString's text, with its \udXXX escapes, written raw: it is valid JSON text, and no input validation is
-    // needed for what the escaper made.
+    // QuoteJSONString's text, with its \udXXX escapes, written raw (after the layout an indented writer needs): it is
+    // valid JSON text, and no input validation is needed for what the escaper made.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static void WriteEscapedString(Utf8JsonWriter writer, string value)
+    private void WriteEscapedString(string value)
     {
-        char[] buffer = ArrayPool<char>.Shared.Rent((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        int layout = _state.Indented ? LayoutLength() : 0;
+        char[] buffer = ArrayPool<char>.Shared.Rent(layout + (value.Length * JsonConstants.MaxEscapedCharLength) + 2);
         try
         {
-            buffer[0] = '"';
-            int length = 1 + StringEscaper.Escape(value, buffer.AsSpan(1));
+            WriteLayout(buffer.AsSpan(0, layout));
+            int length = layout;
             buffer[length++] = '"';
-            writer.WriteRawValue(buffer.AsSpan(0, length), skipInputValidation: true);
+            length += StringEscaper.Escape(value, buffer.AsSpan(length));
+            buffer[length++] = '"';
+            Writer.WriteRawValue(buffer.AsSpan(0, length), skipInputValidation: true);
         }
         finally
         {
             ArrayPool<char>.Shared.Return(buffer);
         }
+    }
+
+    // Raw JSON into an indented writer: parsed, and written token by token by the writer (JsonElement.WriteTo), which
+    // lays it out as its own values (a host serializer's objects and arrays included) and escapes its strings with its
+    // encoder; a number keeps its text. The same text and the same checks as WriteRawValue's (a JSON value, at most 64
+    // levels deep, the same JsonException when it is not). Text the writer is told not to validate, and text with a
+    // surrogate or what may be a surrogate's escape (\uD...; the element could not write an unpaired one), go in raw
+    // after the layout.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteIndentedRaw(string text)
+    {
+        bool skipValidation = Writer.Options.SkipValidation;
+        if (!skipValidation
+            && !text.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd)
+            && !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase))
+        {
+            using JsonDocument document = JsonDocument.Parse(text);
+            document.RootElement.WriteTo(Writer);
+            return;
+        }
+
+        int layout = LayoutLength();
+        if (layout == 0)
+        {
+            Writer.WriteRawValue(text, skipValidation);
+            return;
+        }
+
+        char[] buffer = ArrayPool<char>.Shared.Rent(layout + text.Length);
+        try
+        {
+            WriteLayout(buffer.AsSpan(0, layout));
+            text.CopyTo(buffer.AsSpan(layout));
+            Writer.WriteRawValue(buffer.AsSpan(0, layout + text.Length), skipValidation);
+        }
+        finally
+        {
+            ArrayPool<char>.Shared.Return(buffer);
+        }
+    }
+
+    /// <summary>
+    /// How many chars an indented writer puts before a value here, after the comma (see <see cref="WriteLayout"/>): its
+    /// NewLine and CurrentDepth × IndentSize of its IndentCharacter before an element of one of our arrays, and before
+    /// a value at the writer's root when the writer already holds one (which only a writer that skips validation
+    /// allows); none after a property name, or at the root of an empty writer. At the root of a call made where the
+    /// writer is inside the caller's container, the writer does not tell whether a property name waits: the value is
+    /// written as after one, with none (see docs/system-text-json.md).
+    /// </summary>
+    private int LayoutLength()
+    {
+        Debug.Assert(_state.Indented, "only an indented writer has a layout");
+        int depth = Writer.CurrentDepth;
+        if (!_state.ArrayElement && !(_state.Depth == 0 && depth == 0 && _state.StartLength > 0))
+        {
+            return 0;
+        }
+
+        Debug.Assert(_state.ArrayElement == (_state.Depth > 0), "only our own arrays have elements below the root");
+        JsonWriterOptions options = Writer.Options;
+        return options.NewLine.Length + (depth * options.IndentSize);
+    }
+
+    // The layout LayoutLength counts: the writer's NewLine, then its indentation.
+    private void WriteLayout(Span<char> destination)
+    {
+        if (destination.IsEmpty)
+        {
+            return;
+        }
+
+        JsonWriterOptions options = Writer.Options;
+        options.NewLine.CopyTo(destination);
+        destination[options.NewLine.Length..].Fill(options.IndentCharacter);
     }
 
     /// <summary>The caller's writer during a call, and where it stood when the call started; the name waiting for its
@@ -304,6 +393,13 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         public JavaScriptEncoder? Encoder;
         public JsonEncodedText Name;
         public bool HasName;
+
+        // The writer's Options.Indented, read once per call (a writer's options never change).
+        public bool Indented;
+
+        // The value about to be written is an element of one of our arrays (WriteSeparator came after the last name).
+        public bool ArrayElement;
+
         public Utf8JsonWriter? Writer;
         public long StartLength;
         public long MaxLength;
