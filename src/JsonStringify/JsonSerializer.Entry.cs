@@ -39,7 +39,14 @@ public sealed partial class JsonSerializer
         if (!_gate.Enter())
         {
             // Nested in a call this thread is making on this engine: inside that call's unit of work already.
-            return Walk(walker, destination, value, replacer, space, maxLength);
+            try
+            {
+                return Walk(walker, destination, value, replacer, space, maxLength);
+            }
+            finally
+            {
+                walker.ReturnShapeCache();
+            }
         }
 
         try
@@ -63,6 +70,7 @@ public sealed partial class JsonSerializer
         }
         finally
         {
+            walker.ReturnShapeCache();
             _gate.Exit();
         }
     }

@@ -19,4 +19,8 @@ internal interface IWalker
 
     /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
     bool SerializeRoot(JsValue value);
+
+    /// <summary>Gives the serializer's layout cache back, if this walk holds it: the outermost call does so before it
+    /// leaves the engine's gate, since only the thread inside may touch the cache.</summary>
+    void ReturnShapeCache();
 }

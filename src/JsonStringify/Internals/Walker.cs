@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -87,6 +88,15 @@ internal sealed partial class Walker<TOutput> : IWalker
         _writer.Start(destination, gap, maxLength);
     }
 
+    public void ReturnShapeCache()
+    {
+        if (_shapeCache is not null && _shapeCache != _ownShapeCache)
+        {
+            _owner.ReturnShapeCache(_shapeCache);
+            _shapeCache = null;
+        }
+    }
+
     /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
     public void Reset()
     {
@@ -94,11 +104,8 @@ internal sealed partial class Walker<TOutput> : IWalker
         {
             Array.Clear(_ownShapeCache);
         }
-        else if (_shapeCache is not null)
-        {
-            _owner.ReturnShapeCache(_shapeCache);
-        }
 
+        Debug.Assert(_shapeCache is null || _shapeCache == _ownShapeCache, "the serializer's cache went back inside the gate");
         _shapeCache = null;
         DropTableReadAhead();
         Array.Clear(_frames, 0, _framesUsed);
