@@ -124,6 +124,17 @@ public class SinkTests
             }
         }
 
+        // Straight into the sink, slices are as long as the sink's span allows, up to 16,384 chars: strings past that,
+        // with a pair, a char that is not ASCII and an escape around the cut.
+        string longer = string.Concat(Enumerable.Range(0, 40_000).Select(i => (char)('a' + (i % 26))));
+        Check(longer);
+        foreach (int at in new[] { 16_383, 16_384, 16_385, 32_767, 32_768 })
+        {
+            Check(longer.Insert(at, "\ud83d\ude00"));
+            Check(longer.Insert(at, "\u00e9"));
+            Check(longer.Insert(at, "\n"));
+        }
+
         // Several escapes in one block, and a char that is not ASCII right after escapes in the same block.
         Check(string.Concat(Enumerable.Repeat("a\"b\\c\nd\u0001", 200)));
         Check(string.Concat(Enumerable.Repeat("\n\n\"x\u00e9\"\n", 200)));

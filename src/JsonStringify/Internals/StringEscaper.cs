@@ -138,6 +138,12 @@ internal static class StringEscaper
     /// <param name="consumed">How many chars of <paramref name="value"/> were written: all of them, or up to the first
     /// char that is not ASCII.</param>
     /// <returns>The number of bytes written.</returns>
+    /// <remarks>
+    /// Optimised from its first call: only long strings come here, and a process may first meet them late. A source map
+    /// served after 3 s of a lockfile (which has none) ran it unoptimised for its first ~600 calls, at 275 µs a call
+    /// against 64 µs once tiered; optimised at once, its calls 300-315 take 82 µs, against 66 µs steady.
+    /// </remarks>
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static int EscapeAscii(ReadOnlySpan<char> value, Span<byte> destination, out int consumed)
     {
         if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
