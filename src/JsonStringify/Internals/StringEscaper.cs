@@ -176,12 +176,14 @@ internal static class StringEscaper
                 int next = blockStart + BitOperations.TrailingZeroCount(stop);
                 w += next - i;
                 i = next;
-                if (!EscapeAsciiOne(Unsafe.Add(ref source, i), ref target, ref w))
+                int escaped = EscapeAsciiOne(Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+                if (escaped == 0)
                 {
                     consumed = i;
                     return w;
                 }
 
+                w += escaped;
                 i++;
                 if (i > lastBlock)
                 {
@@ -209,9 +211,15 @@ internal static class StringEscaper
             {
                 Unsafe.Add(ref target, w++) = (byte)c;
             }
-            else if (!EscapeAsciiOne(c, ref target, ref w))
+            else
             {
-                break;
+                int escaped = EscapeAsciiOne(c, ref Unsafe.Add(ref target, w));
+                if (escaped == 0)
+                {
+                    break;
+                }
+
+                w += escaped;
             }
 
             i++;
@@ -449,35 +457,34 @@ internal static class StringEscaper
         }
     }
 
-    // Writes the escape of an ASCII char that needs one, as bytes at w, and moves w past it; false, writing nothing, for
-    // a char that is not ASCII. Optimised from its first call, as EscapeOne is.
+    // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6); 0, writing
+    // nothing, for a char that is not ASCII. The caller's write index stays its own (no ref to it), so that it can
+    // stay in a register in the caller's loop. Optimised from its first call, as EscapeOne is.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static bool EscapeAsciiOne(ushort c, ref byte target, ref int w)
+    private static int EscapeAsciiOne(ushort c, ref byte target)
     {
         if (c >= 0x80)
         {
-            return false;
+            return 0;
         }
 
         Debug.Assert(IsSpecial(c), "Only ASCII chars that need escaping come here.");
         byte shortForm = ShortEscapes[c];
         if (shortForm != 0)
         {
-            Unsafe.Add(ref target, w) = (byte)'\\';
-            Unsafe.Add(ref target, w + 1) = shortForm;
-            w += 2;
-            return true;
+            target = (byte)'\\';
+            Unsafe.Add(ref target, 1) = shortForm;
+            return 2;
         }
 
         // A control char without a short form: \u00XX, lowercase hex.
-        Unsafe.Add(ref target, w) = (byte)'\\';
-        Unsafe.Add(ref target, w + 1) = (byte)'u';
-        Unsafe.Add(ref target, w + 2) = (byte)'0';
-        Unsafe.Add(ref target, w + 3) = (byte)'0';
-        Unsafe.Add(ref target, w + 4) = HexDigits[c >> 4];
-        Unsafe.Add(ref target, w + 5) = HexDigits[c & 0xF];
-        w += JsonConstants.MaxEscapedCharLength;
-        return true;
+        target = (byte)'\\';
+        Unsafe.Add(ref target, 1) = (byte)'u';
+        Unsafe.Add(ref target, 2) = (byte)'0';
+        Unsafe.Add(ref target, 3) = (byte)'0';
+        Unsafe.Add(ref target, 4) = HexDigits[c >> 4];
+        Unsafe.Add(ref target, 5) = HexDigits[c & 0xF];
+        return JsonConstants.MaxEscapedCharLength;
     }
 
     // The letter after the backslash for the chars the spec gives a short escape (its table of code points, in
