@@ -6,9 +6,6 @@ using System.Text.Json;
 using System.Text.Json.Nodes;
 using Jint;
 using Jint.Native;
-using Jint.Native.Object;
-using Jint.Runtime.Descriptors;
-using Jint.Runtime.Interop;
 using JsonStringify.Internals;
 using StjOptions = System.Text.Json.JsonSerializerOptions;
 
@@ -312,42 +309,30 @@ public class IndentedWriterTests
     // With no bridge, the reference; it knows which bridge it is compared with for the writer's one unknown place (see
     // AtTheRootOfACallInsideTheCallersArrayOnlyAnUnpairedSurrogateMissesItsLineBreak).
     private static Engine EngineWith(
-        Bridge? bridge, JsonWriterOptions layout, Position position, JsonSerializerOptions? options, List<string> texts, Bridge compared)
-    {
-        var engine = new Engine();
-        var serializer = new JsonSerializer(engine, options ?? new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
-        var stringify = new ClrFunction(
-            engine,
-            "stringify",
-            (_, args) =>
+        Bridge? bridge, JsonWriterOptions layout, Position position, JsonSerializerOptions? options, List<string> texts, Bridge compared) => Js.WithStringify(
+        (serializer, value, replacer, _) =>
+        {
+            string? text = bridge switch
             {
-                JsValue value = args.Length > 0 ? args[0] : JsValue.Undefined;
-                JsValue replacer = args.Length > 1 ? args[1] : JsValue.Undefined;
-                string? text = bridge switch
-                {
-                    null => serializer.SerializeToString(value, replacer) is { } json
-                        ? Write(writer => WriteReference(writer, json, compared == Bridge.Writer && position is Position.FirstInArray or Position.InNestedArray), layout, position)
-                        : null,
-                    Bridge.Node => serializer.TryToJsonNode(value, replacer, out JsonNode? node)
-                        ? Write(writer => WriteNode(writer, node), layout, position)
-                        : null,
-                    _ => WriteOrNull(serializer, value, replacer, layout, position),
-                };
-                if (text is null)
-                {
-                    return JsValue.Undefined;
-                }
+                null => serializer.SerializeToString(value, replacer) is { } json
+                    ? Write(writer => WriteReference(writer, json, compared == Bridge.Writer && position is Position.FirstInArray or Position.InNestedArray), layout, position)
+                    : null,
+                Bridge.Node => serializer.TryToJsonNode(value, replacer, out JsonNode? node)
+                    ? Write(writer => WriteNode(writer, node), layout, position)
+                    : null,
+                _ => WriteOrNull(serializer, value, replacer, layout, position),
+            };
+            if (text is null)
+            {
+                return JsValue.Undefined;
+            }
 
-                string canonical = SystemTextJsonTests.Canonical(text);
-                texts.Add(WithoutStrings(text));
-                texts.Add(canonical);
-                return new JsString(canonical);
-            },
-            3,
-            PropertyFlag.Configurable);
-        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(stringify, PropertyFlag.NonEnumerable));
-        return engine;
-    }
+            string canonical = SystemTextJsonTests.Canonical(text);
+            texts.Add(WithoutStrings(text));
+            texts.Add(canonical);
+            return new JsString(canonical);
+        },
+        options);
 
     private static string? WriteOrNull(JsonSerializer serializer, JsValue value, JsValue replacer, JsonWriterOptions layout, Position position)
     {

@@ -1,6 +1,10 @@
 using Jint;
 using Jint.Native;
+using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
+using Jint.Runtime.Interop;
+using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
@@ -13,6 +17,27 @@ internal static class Js
         configure?.Invoke(o);
         o.UseJsonStringify(serializerOptions);
     });
+
+    /// <summary>
+    /// An engine whose JSON.stringify calls <paramref name="stringify"/> with a serializer of that engine and the call's
+    /// value, replacer and space (undefined where not passed). The serializer has <paramref name="options"/>, or else the
+    /// string path's limit (the longest .NET string), which the other outputs do not have by default. The function is
+    /// installed as the built-in is: length 3, not enumerable.
+    /// </summary>
+    public static Engine WithStringify(
+        Func<JsonSerializer, JsValue, JsValue, JsValue, JsValue> stringify, JsonSerializerOptions? options = null)
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine, options ?? new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
+        var function = new ClrFunction(
+            engine,
+            "stringify",
+            (_, args) => stringify(serializer, Arg(args, 0), Arg(args, 1), Arg(args, 2)),
+            3,
+            PropertyFlag.Configurable);
+        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(function, PropertyFlag.NonEnumerable));
+        return engine;
+    }
 
     /// <summary>An engine with Jint's built-in JSON.stringify.</summary>
     public static Engine Builtin(Action<Options>? configure = null) => new(o => configure?.Invoke(o));
@@ -30,6 +55,8 @@ internal static class Js
             return ErrorText(e);
         }
     }
+
+    private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
 
     public static string ErrorText(JavaScriptException e)
     {

@@ -2,11 +2,7 @@ using System.Buffers;
 using System.Text;
 using Jint;
 using Jint.Native;
-using Jint.Native.Object;
 using Jint.Runtime;
-using Jint.Runtime.Descriptors;
-using Jint.Runtime.Interop;
-using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
@@ -263,31 +259,19 @@ public class SinkTests
     // sink, the string path's text as it would come back from UTF-8.
     // The streaming sinks get the string path's limit, the longest .NET string, which they do not have by default:
     // an array whose length alone is past it (a proxy claiming 2**32 + 1 elements) is then a RangeError on each.
-    internal static Engine EngineWith(Sink? sink, JsonSerializerOptions? options = null)
-    {
-        var engine = new Engine();
-        var serializer = new JsonSerializer(engine, options ?? new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
-        var stringify = new ClrFunction(
-            engine,
-            "stringify",
-            (_, args) =>
+    internal static Engine EngineWith(Sink? sink, JsonSerializerOptions? options = null) => Js.WithStringify(
+        (serializer, value, replacer, space) =>
+        {
+            if (sink is null)
             {
-                if (sink is null)
-                {
-                    string? text = serializer.SerializeToString(Arg(args, 0), Arg(args, 1), Arg(args, 2));
-                    return text is null ? JsValue.Undefined : new JsString(Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(text)));
-                }
+                string? text = serializer.SerializeToString(value, replacer, space);
+                return text is null ? JsValue.Undefined : new JsString(Encoding.UTF8.GetString(Encoding.UTF8.GetBytes(text)));
+            }
 
-                (bool written, byte[] bytes) = Bytes(serializer, sink.Value, Arg(args, 0), Arg(args, 1), Arg(args, 2));
-                return written ? new JsString(s_strictUtf8.GetString(bytes)) : JsValue.Undefined;
-            },
-            3,
-            PropertyFlag.Configurable);
-        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(stringify, PropertyFlag.NonEnumerable));
-        return engine;
-    }
-
-    private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
+            (bool written, byte[] bytes) = Bytes(serializer, sink.Value, value, replacer, space);
+            return written ? new JsString(s_strictUtf8.GetString(bytes)) : JsValue.Undefined;
+        },
+        options);
 
     private static (bool Written, byte[] Bytes) Bytes(
         JsonSerializer serializer, Sink sink, JsValue value, JsValue replacer, JsValue space, Action<byte[]>? keepPartial = null)

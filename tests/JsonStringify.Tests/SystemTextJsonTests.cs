@@ -9,8 +9,6 @@ using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
-using Jint.Runtime.Interop;
-using JsonStringify.Internals;
 using StjOptions = System.Text.Json.JsonSerializerOptions;
 
 namespace JsonStringify.Tests;
@@ -481,30 +479,18 @@ public class SystemTextJsonTests
     // An engine whose JSON.stringify returns System.Text.Json's compact text of the bridge's result (undefined when
     // there is none); with no bridge, that of our string output. The replacer goes through; space does not, since
     // neither bridge indents (ToJsonNode has no space, and the writer refuses one).
-    private static Engine EngineWith(Bridge? bridge, JsonSerializerOptions? options = null)
-    {
-        var engine = new Engine();
-        var serializer = new JsonSerializer(engine, options ?? new JsonSerializerOptions { MaxLength = JsonConstants.MaxStringLength });
-        var stringify = new ClrFunction(
-            engine,
-            "stringify",
-            (_, args) =>
+    private static Engine EngineWith(Bridge? bridge, JsonSerializerOptions? options = null) => Js.WithStringify(
+        (serializer, value, replacer, _) =>
+        {
+            string? text = bridge switch
             {
-                JsValue value = Arg(args, 0);
-                JsValue replacer = Arg(args, 1);
-                string? text = bridge switch
-                {
-                    null => serializer.SerializeToString(value, replacer) is { } json ? Canonical(json) : null,
-                    Bridge.Node => serializer.TryToJsonNode(value, replacer, out JsonNode? node) ? NodeText(node) : null,
-                    _ => WriteJson(serializer, value, replacer) is { } json ? Canonical(json) : null,
-                };
-                return text is null ? JsValue.Undefined : new JsString(text);
-            },
-            3,
-            PropertyFlag.Configurable);
-        ((ObjectInstance)engine.Global.Get("JSON")).DefineOwnProperty("stringify", new PropertyDescriptor(stringify, PropertyFlag.NonEnumerable));
-        return engine;
-    }
+                null => serializer.SerializeToString(value, replacer) is { } json ? Canonical(json) : null,
+                Bridge.Node => serializer.TryToJsonNode(value, replacer, out JsonNode? node) ? NodeText(node) : null,
+                _ => WriteJson(serializer, value, replacer) is { } json ? Canonical(json) : null,
+            };
+            return text is null ? JsValue.Undefined : new JsString(text);
+        },
+        options);
 
     // ToJsonString() as it writes without options (with options, System.Text.Json writes a number node through those
     // options' own converter for double), but deep enough for the golden cases.
@@ -548,8 +534,6 @@ public class SystemTextJsonTests
 
         return Encoding.UTF8.GetString(buffer.WrittenSpan);
     }
-
-    private static JsValue Arg(JsValue[] args, int i) => i < args.Length ? args[i] : JsValue.Undefined;
 
     // A CLR object, which Jint wraps, for the host serializer to write.
     private sealed class Poco
