@@ -39,7 +39,17 @@ public sealed partial class JsonSerializer
     {
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(writer);
-        Walker<Utf8JsonWriterOutput> walker = BufferPool.RentWalker<Utf8JsonWriterOutput>();
+        return EncodedTextOutput.CanWriteInto(writer)
+            ? SerializeInto<EncodedTextOutput>(value, replacer, space, writer)
+            : SerializeInto<Utf8JsonWriterOutput>(value, replacer, space, writer);
+    }
+
+    // Into a writer with the default encoder, what the writer would write goes in as text, a few calls in all; into
+    // one with another encoder, token by token (the same bytes: see EncodedTextOutput).
+    private bool SerializeInto<TOutput>(JsValue value, JsValue replacer, JsValue space, Utf8JsonWriter writer)
+        where TOutput : struct, IJsonOutput<TOutput>
+    {
+        Walker<TOutput> walker = BufferPool.RentWalker<TOutput>();
         try
         {
             return Run(walker, writer, value, replacer, space, _options.MaxLength);

@@ -411,7 +411,7 @@ public class IndentedWriterTests
         node.WriteTo(writer);
     }
 
-    private static string Write(Action<Utf8JsonWriter> writeValue, JsonWriterOptions? options = null, Position position = Position.Root)
+    internal static string Write(Action<Utf8JsonWriter> writeValue, JsonWriterOptions? options = null, Position position = Position.Root)
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer, options ?? new JsonWriterOptions { Indented = true, NewLine = "\n" }))

@@ -11,7 +11,7 @@ namespace JsonStringify.Internals;
 /// <see cref="BufferLength"/> chars; number digits are formatted straight into it. It never asks the engine for
 /// anything: the walker hands it strings and doubles.
 /// </summary>
-internal sealed class JsonWriter
+internal sealed partial class JsonWriter
 {
     // 8 KB: large enough that appends to the builder are few, small enough to stay in L1.
     private const int BufferLength = 4096;
@@ -30,7 +30,10 @@ internal sealed class JsonWriter
     private const int MaxInlineCopy = 16;
 
     private readonly char[] _buffer = new char[BufferLength];
+
+    // The line break, then indentation enough for the deepest line so far: a prefix of it starts each line.
     private char[] _newLine = [];
+    private string _lineBreak = "\n";
     private int _pos;
     private OutputSink? _sink;
     private string _gap = string.Empty;
@@ -46,16 +49,23 @@ internal sealed class JsonWriter
     /// <summary>True once the output has grown past the longest the result may be.</summary>
     public bool IsOverLimit => Length > _maxLength;
 
-    public void Start(OutputSink sink, string gap, long maxLength)
+    public void Start(OutputSink sink, string gap, long maxLength) => Start(sink, gap, maxLength, "\n", 0);
+
+    /// <summary>
+    /// Starts a call whose lines break with <paramref name="lineBreak"/> and whose first line is indented
+    /// <paramref name="depth"/> times (text that goes inside a document already that deep; see EncodedTextOutput).
+    /// </summary>
+    public void Start(OutputSink sink, string gap, long maxLength, string lineBreak, int depth)
     {
         _sink = sink;
-        if (gap != _gap)
+        if (gap != _gap || lineBreak != _lineBreak)
         {
             _newLine = [];
         }
 
         _gap = gap;
-        _depth = 0;
+        _lineBreak = lineBreak;
+        _depth = depth;
         _pos = 0;
         _maxLength = maxLength;
     }
@@ -337,7 +347,7 @@ internal sealed class JsonWriter
     // lines of most documents are: a two-space gap stays within MaxInlineCopy down to depth 7).
     private void WriteNewLine()
     {
-        int length = 1 + (_depth * _gap.Length);
+        int length = _lineBreak.Length + (_depth * _gap.Length);
         if (length > _newLine.Length)
         {
             GrowNewLine(length);
@@ -365,8 +375,8 @@ internal sealed class JsonWriter
     private void GrowNewLine(int length)
     {
         var newLine = new char[Math.Max(length, _newLine.Length * 2)];
-        newLine[0] = '\n';
-        for (int i = 1; i + _gap.Length <= newLine.Length; i += _gap.Length)
+        _lineBreak.CopyTo(newLine);
+        for (int i = _lineBreak.Length; i + _gap.Length <= newLine.Length; i += _gap.Length)
         {
             _gap.CopyTo(newLine.AsSpan(i));
         }

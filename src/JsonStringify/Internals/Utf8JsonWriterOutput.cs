@@ -121,7 +121,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void WriteString(string value)
     {
-        if (value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && HasUnpairedSurrogate(value))
+        if (HasUnpairedSurrogate(value))
         {
             WritePendingName();
             WriteEscapedString(value);
@@ -270,7 +270,21 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     private const char HighSurrogateStart = '\uD800';
     private const char LowSurrogateEnd = '\uDFFF';
 
-    private static bool HasUnpairedSurrogate(string value)
+    /// <summary>Whether <paramref name="value"/> has a surrogate that is not half of a pair.</summary>
+    public static bool HasUnpairedSurrogate(string value) =>
+        value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && FindUnpairedSurrogate(value);
+
+    /// <summary>
+    /// Whether raw JSON going into a writer with these options (indented, and validating) is parsed and written by
+    /// the writer itself, token by token (see <see cref="WriteIndentedRaw"/>), rather than copied as it is.
+    /// </summary>
+    public static bool IsLaidOutByWriter(string text, JsonWriterOptions options) =>
+        options.Indented
+        && !options.SkipValidation
+        && !text.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd)
+        && !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase);
+
+    private static bool FindUnpairedSurrogate(string value)
     {
         for (int i = 0; i < value.Length; i++)
         {
@@ -320,9 +334,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     private void WriteIndentedRaw(string text)
     {
         bool skipValidation = Writer.Options.SkipValidation;
-        if (!skipValidation
-            && !text.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd)
-            && !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase))
+        if (IsLaidOutByWriter(text, Writer.Options))
         {
             using JsonDocument document = JsonDocument.Parse(text);
             document.RootElement.WriteTo(Writer);

@@ -1,0 +1,153 @@
+using System.Text.Encodings.Web;
+using System.Text.Json;
+using System.Text.Unicode;
+using Jint;
+using Jint.Native;
+using JsonStringify.Internals;
+using Position = JsonStringify.Tests.IndentedWriterTests.Position;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// Into a <see cref="Utf8JsonWriter"/> with the default encoder, a value goes in as text made to be the writer's own
+/// bytes, with a few calls (EncodedTextOutput); with any other encoder, token by token. An encoder made for Basic Latin
+/// escapes exactly as the default one does (System.Text.Json's own), so a writer with it is the oracle: every
+/// conformance row and golden case, in every place of the caller's document, compact and indented, must give the same
+/// bytes both ways, strings and layout alike.
+/// </summary>
+public class EncodedTextTests
+{
+    public enum Layout
+    {
+        Compact,
+        TwoSpaces,
+        TabCrLf,
+    }
+
+    // Deeper than any golden case, plus the caller's own two levels.
+    private const int Depth = 10_003;
+
+    public static TheoryData<string, Layout> ConformanceRows =>
+        TheoryRows.EachWithEvery<Layout>(ConformanceTests.Cases.Select(row => (string)row[0]));
+
+    public static TheoryData<string, Layout> GoldenRows => TheoryRows.EachWithEvery<Layout>(V8GoldenTests.Data.CaseNames);
+
+    [Theory]
+    [MemberData(nameof(ConformanceRows))]
+    public void ConformanceRowsGoInAsTheWritersOwnBytes(string script, Layout layout) =>
+        AssertSameBytes(script, layout, options: null);
+
+    [Theory]
+    [MemberData(nameof(GoldenRows))]
+    public void GoldenCasesGoInAsTheWritersOwnBytes(string name, Layout layout) =>
+        AssertSameBytes(V8GoldenTests.Data.Cases[name].Script, layout, V8GoldenTests.SerializerOptions);
+
+    [Fact]
+    public void OnlyTheDefaultEncoderAndAnIndentationTakeTheText()
+    {
+        Assert.True(DefaultEncoderEscaper.IsAvailable);
+        Assert.True(TakesText(new JsonWriterOptions()));
+        Assert.True(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.Default, Indented = true }));
+        Assert.False(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.Create(UnicodeRanges.BasicLatin) }));
+        Assert.False(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
+        Assert.False(TakesText(new JsonWriterOptions { Indented = true, IndentSize = 0 }));
+
+        static bool TakesText(JsonWriterOptions options)
+        {
+            using var writer = new Utf8JsonWriter(Stream.Null, options);
+            return EncodedTextOutput.CanWriteInto(writer);
+        }
+    }
+
+    [Fact]
+    public void EveryCharIsEscapedAsTheWriterEscapesIt()
+    {
+        // Each UTF-16 code unit alone, as a value and as a name, then pairs and unpaired surrogates among other chars.
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        var chars = new char[0x10000];
+        for (int i = 0; i < chars.Length; i++)
+        {
+            chars[i] = (char)i;
+        }
+
+        var texts = new List<string>();
+        for (int i = 0; i < chars.Length; i += 97)
+        {
+            string text = new(chars, i, Math.Min(97, chars.Length - i));
+            texts.Add(text.Replace('\uD800', 'a'));
+        }
+
+        texts.Add("a😀b\uDBFF\uDFFF<script>&'+`\"\\\u007F\u0080");
+        texts.Add("\uD800x\uDC00y");
+        texts.Add(new string('é', 5000) + "\"" + new string('+', 5000));
+        foreach (string text in texts)
+        {
+            var value = new JsArray(engine, [new JsString(text), JsValue.FromObject(engine, new Dictionary<string, object> { [text] = 1 })]);
+            foreach (Layout layout in Enum.GetValues<Layout>())
+            {
+                Assert.Equal(WriteTokens(serializer, value, layout, Position.AfterName), WriteText(serializer, value, layout, Position.AfterName));
+            }
+        }
+    }
+
+    // The script's result and every text JSON.stringify made, written as text and token by token, in each place.
+    private static void AssertSameBytes(string script, Layout layout, JsonSerializerOptions? options)
+    {
+        foreach (Position position in Enum.GetValues<Position>())
+        {
+            var expected = new List<string>();
+            var actual = new List<string>();
+            string expectedResult = Js.Run(EngineWith((s, v, r) => WriteTokens(s, v, layout, position, r), options, expected), script);
+            string actualResult = Js.Run(EngineWith((s, v, r) => WriteText(s, v, layout, position, r), options, actual), script);
+            Assert.Equal(expectedResult, actualResult);
+            Assert.Equal(expected, actual);
+        }
+    }
+
+    private static Engine EngineWith(Func<JsonSerializer, JsValue, JsValue, string?> write, JsonSerializerOptions? options, List<string> texts) =>
+        Js.WithStringify(
+            (serializer, value, replacer, _) =>
+            {
+                string? text = write(serializer, value, replacer);
+                if (text is null)
+                {
+                    return JsValue.Undefined;
+                }
+
+                texts.Add(text);
+                return new JsString(text);
+            },
+            options);
+
+    private static string? WriteText(JsonSerializer serializer, JsValue value, Layout layout, Position position, JsValue? replacer = null) =>
+        Write(serializer, value, replacer, Options(layout, encoder: null), position);
+
+    private static string? WriteTokens(JsonSerializer serializer, JsValue value, Layout layout, Position position, JsValue? replacer = null) =>
+        Write(serializer, value, replacer, Options(layout, JavaScriptEncoder.Create(UnicodeRanges.BasicLatin)), position);
+
+    private static string? Write(JsonSerializer serializer, JsValue value, JsValue? replacer, JsonWriterOptions options, Position position)
+    {
+        bool written = true;
+        string text = IndentedWriterTests.Write(
+            writer =>
+            {
+                Assert.Equal(options.Encoder is null, EncodedTextOutput.CanWriteInto(writer));
+                written = serializer.Serialize(value, replacer ?? JsValue.Undefined, JsValue.Undefined, writer);
+                if (!written)
+                {
+                    writer.WriteNullValue();
+                }
+            },
+            options,
+            position);
+        return written ? text : null;
+    }
+
+    private static JsonWriterOptions Options(Layout layout, JavaScriptEncoder? encoder) => layout switch
+    {
+        Layout.Compact => new() { Encoder = encoder, MaxDepth = Depth },
+        Layout.TwoSpaces => new() { Encoder = encoder, Indented = true, NewLine = "\n", MaxDepth = Depth },
+        _ => new() { Encoder = encoder, Indented = true, IndentCharacter = '\t', IndentSize = 1, NewLine = "\r\n", MaxDepth = Depth },
+    };
+}
