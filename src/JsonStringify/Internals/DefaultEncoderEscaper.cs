@@ -1,5 +1,9 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 using System.Text.Json;
 
 namespace JsonStringify.Internals;
@@ -19,121 +23,377 @@ namespace JsonStringify.Internals;
 /// </remarks>
 internal static class DefaultEncoderEscaper
 {
-    // The ASCII chars the writer writes as they are.
-    private static readonly SearchValues<char> s_plain;
+    // Chars are checked and copied in blocks of this many: one 256-bit vector, or two 128-bit ones.
+    private const int BlockLength = 16;
 
-    // The writer's escape of each ASCII char; null for a plain one.
-    private static readonly string?[] s_asciiEscapes = new string?[128];
+    // Half a block: one 128-bit vector.
+    private const int HalfBlockLength = BlockLength / 2;
+
+    /// <summary>The shortest value <see cref="TryCopyShort"/> takes.</summary>
+    public const int MinShortLength = 2;
+
+    /// <summary>The longest value <see cref="TryCopyShort"/> takes: one char short of a block.</summary>
+    public const int MaxShortLength = BlockLength - 1;
+
+    // The writer's escape of each ASCII char as up to six chars, stored as a 64-bit and a 32-bit move, and its length
+    // (0 for a char written as it is).
+    private static readonly AsciiEscape[] s_asciiEscapes = new AsciiEscape[128];
+
+    // Each byte's two upper-case hex digits, as two chars in one 32-bit value.
+    private static readonly uint[] s_hexPairs = new uint[256];
 
     /// <summary>Whether the writer escapes as this class does (see the remarks).</summary>
     public static bool IsAvailable { get; }
 
     static DefaultEncoderEscaper()
     {
-        var plain = new List<char>();
+        const string Hex = "0123456789ABCDEF";
+        for (int b = 0; b < 256; b++)
+        {
+            s_hexPairs[b] = Hex[b >> 4] | ((uint)Hex[b & 0xF] << 16);
+        }
+
         for (char c = '\0'; c < 128; c++)
         {
             string written = WriteWithWriter(c.ToString(), propertyName: false);
-            if (written == c.ToString())
+            if (written != c.ToString())
             {
-                plain.Add(c);
-            }
-            else
-            {
-                s_asciiEscapes[c] = written;
+                s_asciiEscapes[c] = AsciiEscape.Of(written);
             }
         }
 
-        s_plain = SearchValues.Create(plain.ToArray());
-        IsAvailable = plain.Count > 0 && SelfTest();
+        IsAvailable = SelfTest();
+    }
+
+    /// <summary>
+    /// Copies <paramref name="value"/>, of <see cref="MinShortLength"/> to <see cref="MaxShortLength"/> chars, into
+    /// <paramref name="destination"/> when the writer escapes none of its chars: its head and tail, overlapping, are
+    /// checked as halves of a block (or quarters, or eighths) and stored as they are. False, with the destination to
+    /// be written over, otherwise.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryCopyShort(string value, Span<char> destination)
+    {
+        Debug.Assert(value.Length is >= MinShortLength and <= MaxShortLength, "a short value");
+        if (destination.Length < value.Length)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
+        ref byte target = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(destination));
+        int length = value.Length;
+        if (length >= HalfBlockLength)
+        {
+            Vector128<ushort> head = Vector128.LoadUnsafe(ref source);
+            Vector128<ushort> tail = Vector128.LoadUnsafe(ref source, (nuint)(length - HalfBlockLength));
+            if ((EscapeMask(head) | EscapeMask(tail)) != 0)
+            {
+                return false;
+            }
+
+            head.AsByte().StoreUnsafe(ref target);
+            tail.AsByte().StoreUnsafe(ref target, (nuint)(length - HalfBlockLength) * sizeof(char));
+            return true;
+        }
+
+        if (length >= 4)
+        {
+            ulong head = Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref source));
+            ulong tail = Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, length - 4)));
+            if (EscapeMask(Vector128.Create(head, tail).AsUInt16()) != 0)
+            {
+                return false;
+            }
+
+            Unsafe.WriteUnaligned(ref target, head);
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, (length - 4) * sizeof(char)), tail);
+            return true;
+        }
+
+        // Two or three chars: the first two and the last two, the rest of the vector left out of the mask.
+        uint first = Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref source));
+        uint last = Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, length - 2)));
+        if ((EscapeMask(Vector128.Create(first | ((ulong)last << 32), 0UL).AsUInt16()) & 0xF) != 0)
+        {
+            return false;
+        }
+
+        Unsafe.WriteUnaligned(ref target, first);
+        Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, (length - 2) * sizeof(char)), last);
+        return true;
     }
 
     /// <summary>Whether <paramref name="text"/> has a char the writer escapes.</summary>
-    public static bool NeedsEscaping(ReadOnlySpan<char> text) => text.ContainsAnyExcept(s_plain);
+    public static bool NeedsEscaping(ReadOnlySpan<char> text)
+    {
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(text));
+        int length = text.Length;
+        if (length < HalfBlockLength)
+        {
+            for (int i = 0; i < length; i++)
+            {
+                if (!IsPlain(Unsafe.Add(ref source, i)))
+                {
+                    return true;
+                }
+            }
+
+            return false;
+        }
+
+        // Halves of blocks, the last one overlapping the one before it.
+        for (int i = 0; i < length; i += HalfBlockLength)
+        {
+            int at = Math.Min(i, length - HalfBlockLength);
+            if (EscapeMask(Vector128.LoadUnsafe(ref source, (nuint)at)) != 0)
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
     /// which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char of the value. A high surrogate
     /// at the very end is escaped as unpaired, so callers cut long strings between the two halves of a pair.
     /// </summary>
-    /// <returns>The number of chars written.</returns>
-    public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
+    /// <remarks>
+    /// One pass, as <see cref="StringEscaper.Escape"/>: each block is stored as it is, then checked; each char to
+    /// escape is written over where it was stored, and the chars after it are stored again at the new distance,
+    /// unchecked, until the block's mask runs out.
+    /// </remarks>
+    /// <param name="value">The text.</param>
+    /// <param name="destination">Where its escaped contents go.</param>
+    /// <param name="stopAtUnpairedSurrogate">Stop at an unpaired surrogate (in a string value, which the caller writes
+    /// as JSON.stringify does instead) rather than write U+FFFD in its place (in a property name, as the writer does).</param>
+    /// <returns>The number of chars written, or -1 when stopped at an unpaired surrogate.</returns>
+    public static int Escape(ReadOnlySpan<char> value, Span<char> destination, bool stopAtUnpairedSurrogate)
     {
         if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
         {
             throw new ArgumentException("The destination is too short.", nameof(destination));
         }
 
-        int written = 0;
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
+        int length = value.Length;
         int i = 0;
-        while (true)
+        int w = 0;
+
+        // Where the chars stored at the current distance between output and input begin: the char after the last
+        // escape. The last block may reach back over chars already copied only if they were copied at that distance.
+        int sameDistanceFrom = 0;
+        int lastBlock = length - BlockLength;
+        while (i <= lastBlock)
         {
-            // A run of plain chars, found and copied in bulk.
-            int run = value[i..].IndexOfAnyExcept(s_plain);
-            if (run < 0)
+            uint mask = CopyBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+            if (mask == 0)
             {
-                value[i..].CopyTo(destination[written..]);
-                return written + value.Length - i;
+                i += BlockLength;
+                w += BlockLength;
+                continue;
             }
 
-            value.Slice(i, run).CopyTo(destination[written..]);
-            written += run;
-            i += run;
-
-            // Then every char that needs escaping, up to the next plain one (runs of text beyond ASCII are common).
-            do
+            int blockStart = i;
+            while (true)
             {
-                char c = value[i];
-                if (c < 128)
+                int next = blockStart + BitOperations.TrailingZeroCount(mask);
+                w += next - i;
+                i = next;
+                w = EscapeOne(ref source, length, i, ref target, w, stopAtUnpairedSurrogate, out int read);
+                if (w < 0)
                 {
-                    string escape = s_asciiEscapes[c]!;
-                    escape.CopyTo(destination[written..]);
-                    written += escape.Length;
-                    i++;
+                    return -1;
                 }
-                else if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
+
+                i += read;
+                sameDistanceFrom = i;
+                if (i > lastBlock)
                 {
-                    written += WriteHexEscape(c, destination[written..]);
-                    written += WriteHexEscape(value[i + 1], destination[written..]);
-                    i += 2;
+                    goto Rest;
                 }
-                else
+
+                Copy(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+                mask &= ~0u << (i - blockStart);
+                if (mask == 0)
                 {
-                    written += WriteHexEscape(char.IsSurrogate(c) ? '\uFFFD' : c, destination[written..]);
-                    i++;
+                    break;
                 }
             }
-            while (i < value.Length && !s_plain.Contains(value[i]));
 
-            if (i == value.Length)
+            int blockEnd = blockStart + BlockLength;
+            if (i < blockEnd)
             {
-                return written;
+                w += blockEnd - i;
+                i = blockEnd;
             }
         }
+
+    Rest:
+
+        // The last chars: as the value's last block, reaching back over chars done, when they were copied at the
+        // current distance; then one at a time from its first char to escape.
+        if (i < length && lastBlock >= 0 && sameDistanceFrom <= lastBlock)
+        {
+            int back = i - lastBlock;
+            uint mask = CopyBlock(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, w - back)) >> back;
+            if (mask == 0)
+            {
+                return w + length - i;
+            }
+
+            int plain = BitOperations.TrailingZeroCount(mask);
+            i += plain;
+            w += plain;
+        }
+
+        while (i < length)
+        {
+            ushort c = Unsafe.Add(ref source, i);
+            if (IsPlain(c))
+            {
+                Unsafe.Add(ref target, w++) = c;
+                i++;
+                continue;
+            }
+
+            w = EscapeOne(ref source, length, i, ref target, w, stopAtUnpairedSurrogate, out int read);
+            if (w < 0)
+            {
+                return -1;
+            }
+
+            i += read;
+        }
+
+        return w;
     }
 
-    // \uXXXX, upper-case hex, as the writer writes it.
-    private static int WriteHexEscape(char c, Span<char> destination)
+    // Whether the writer writes the char as it is.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsPlain(ushort c) => c < 128 && s_asciiEscapes[c].Length == 0;
+
+    // Copies a block and returns a mask of the chars the writer escapes (bit k for the block's char k).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint CopyBlock(ref ushort source, ref ushort target)
     {
-        const string Hex = "0123456789ABCDEF";
-        destination[5] = Hex[c & 0xF];
-        destination[4] = Hex[(c >> 4) & 0xF];
-        destination[3] = Hex[(c >> 8) & 0xF];
-        destination[2] = Hex[c >> 12];
-        destination[1] = 'u';
-        destination[0] = '\\';
-        return JsonConstants.MaxEscapedCharLength;
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            chars.StoreUnsafe(ref target);
+            return EscapeMask(chars);
+        }
+
+        Vector128<ushort> low = Vector128.LoadUnsafe(ref source);
+        Vector128<ushort> high = Vector128.LoadUnsafe(ref source, HalfBlockLength);
+        low.StoreUnsafe(ref target);
+        high.StoreUnsafe(ref target, HalfBlockLength);
+        return EscapeMask(low) | (EscapeMask(high) << HalfBlockLength);
     }
 
-    // Chars beyond ASCII (Latin-1, a line separator, a byte order mark, the last BMP char, a pair, an unpaired
-    // surrogate in a value and in a name), each escaped here and by the writer.
+    // Copies a block, unchecked.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Copy(ref ushort source, ref ushort target)
+    {
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256.LoadUnsafe(ref source).StoreUnsafe(ref target);
+            return;
+        }
+
+        Vector128.LoadUnsafe(ref source).StoreUnsafe(ref target);
+        Vector128.LoadUnsafe(ref source, HalfBlockLength).StoreUnsafe(ref target, HalfBlockLength);
+    }
+
+    // One bit per char that is not printable ASCII, or is one of " & ' + < > \ ` (the self-test checks this against
+    // the writer's answers): & and ' differ only in their last bit, < and > only in their second.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint EscapeMask(Vector128<ushort> chars) =>
+        (Vector128.GreaterThanOrEqual(chars - Vector128.Create((ushort)0x20), Vector128.Create((ushort)0x5F))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
+            | Vector128.Equals(chars & Vector128.Create(unchecked((ushort)~1)), Vector128.Create((ushort)'&'))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'+'))
+            | Vector128.Equals(chars & Vector128.Create(unchecked((ushort)~2)), Vector128.Create((ushort)'<'))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
+            | Vector128.Equals(chars, Vector128.Create((ushort)'`'))).ExtractMostSignificantBits();
+
+    // The same, for a block in one 256-bit vector.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint EscapeMask(Vector256<ushort> chars) =>
+        (Vector256.GreaterThanOrEqual(chars - Vector256.Create((ushort)0x20), Vector256.Create((ushort)0x5F))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+            | Vector256.Equals(chars & Vector256.Create(unchecked((ushort)~1)), Vector256.Create((ushort)'&'))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'+'))
+            | Vector256.Equals(chars & Vector256.Create(unchecked((ushort)~2)), Vector256.Create((ushort)'<'))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'`'))).ExtractMostSignificantBits();
+
+    // The escape of the char at i, and of the low surrogate after it for a pair, written at w (which has room for six
+    // chars per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired surrogate.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EscapeOne(ref ushort source, int length, int i, ref ushort target, int w, bool stopAtUnpairedSurrogate, out int read)
+    {
+        ushort c = Unsafe.Add(ref source, i);
+        read = 1;
+        if (c < 128)
+        {
+            AsciiEscape escape = s_asciiEscapes[c];
+            ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref target, w));
+            Unsafe.WriteUnaligned(ref at, escape.Head);
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(ulong)), escape.Tail);
+            return w + escape.Length;
+        }
+
+        if (!char.IsSurrogate((char)c))
+        {
+            return WriteHexEscape(c, ref target, w);
+        }
+
+        if (char.IsHighSurrogate((char)c) && i + 1 < length && char.IsLowSurrogate((char)Unsafe.Add(ref source, i + 1)))
+        {
+            read = 2;
+            return WriteHexEscape(Unsafe.Add(ref source, i + 1), ref target, WriteHexEscape(c, ref target, w));
+        }
+
+        return stopAtUnpairedSurrogate ? -1 : WriteHexEscape('\uFFFD', ref target, w);
+    }
+
+    // \uXXXX, upper-case hex, as the writer writes it: a 32-bit move for the backslash and the u, a 64-bit one for
+    // the digits.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int WriteHexEscape(ushort c, ref ushort target, int w)
+    {
+        ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref target, w));
+        Unsafe.WriteUnaligned(ref at, '\\' | ((uint)'u' << 16));
+        Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(uint)), s_hexPairs[c >> 8] | ((ulong)s_hexPairs[c & 0xFF] << 32));
+        return w + JsonConstants.MaxEscapedCharLength;
+    }
+
+    // The mask against the writer's answer for every ASCII char; then chars beyond ASCII (Latin-1, a line separator,
+    // a byte order mark, the last BMP char, pairs, unpaired surrogates in a name), alone and among plain chars in
+    // whole blocks and tails, escaped here and by the writer, as a value and as a name.
     private static bool SelfTest()
     {
-        string[] samples = ["é\u00A0", "\u2028Ж€", "\uFEFF\uFFFF", "a😀b", "x\uD800y\uDC00", "<'+&>\"\\`\u007F"];
-        Span<char> escaped = stackalloc char[64];
+        for (int c = 0; c < 128; c++)
+        {
+            if ((EscapeMask(Vector128.Create((ushort)c)) != 0) != (s_asciiEscapes[c].Length != 0))
+            {
+                return false;
+            }
+        }
+
+        string[] samples =
+        [
+            "é\u00A0", "\u2028Ж€", "\uFEFF\uFFFF", "a😀b", "x\uD800y\uDC00", "<'+&>\"\\`\u007F\n\u001F",
+            "abcdefgh\u0080ijklmnop😀q\uDBFFrstuvwxyz0123456789<>", "0123456789abcdefghijklmnopqrstu\"",
+        ];
+        Span<char> escaped = stackalloc char[512];
         foreach (string sample in samples)
         {
-            string ours = escaped[..Escape(sample, escaped)].ToString();
+            string ours = escaped[..Escape(sample, escaped, stopAtUnpairedSurrogate: false)].ToString();
             if (ours != WriteWithWriter(sample, propertyName: false) || ours != WriteWithWriter(sample, propertyName: true))
             {
                 return false;
@@ -164,5 +424,26 @@ internal static class DefaultEncoderEscaper
         Debug.Assert(written.Length >= 2 && written[0] == '"', "a quoted string");
         int end = written.LastIndexOf('"');
         return written[1..end];
+    }
+
+    // One ASCII char's escape: its six chars at most, as the two moves that store them, and how many there are.
+    private readonly struct AsciiEscape(ulong head, uint tail, int length)
+    {
+        public readonly ulong Head = head;
+        public readonly uint Tail = tail;
+        public readonly int Length = length;
+
+        public static AsciiEscape Of(string escape)
+        {
+            Debug.Assert(escape.Length is > 0 and <= JsonConstants.MaxEscapedCharLength, "an escape of up to six chars");
+            Span<char> chars = stackalloc char[JsonConstants.MaxEscapedCharLength];
+            chars.Clear();
+            escape.CopyTo(chars);
+            ReadOnlySpan<byte> bytes = MemoryMarshal.AsBytes(chars);
+            return new(
+                Unsafe.ReadUnaligned<ulong>(ref MemoryMarshal.GetReference(bytes)),
+                Unsafe.ReadUnaligned<uint>(ref Unsafe.AsRef(in bytes[sizeof(ulong)])),
+                escape.Length);
+        }
     }
 }

@@ -20,6 +20,9 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
 {
+    // The slots of the table of plain names: a power of two.
+    private const int PlainNameSlots = 64;
+
     private readonly State _state;
 
     private EncodedTextOutput(State state) => _state = state;
@@ -116,13 +119,6 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
             return;
         }
 
-        // A string with an unpaired surrogate is JSON.stringify's text, as the token output writes it raw.
-        if (Utf8JsonWriterOutput.HasUnpairedSurrogate(value))
-        {
-            _state.Text.WriteString(value);
-            return;
-        }
-
         _state.Text.WriteEncodedString(value);
     }
 
@@ -172,7 +168,7 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         }
 
         // The quoted name is JSON.stringify's: the writer's too when it has nothing either would escape.
-        if (DefaultEncoderEscaper.NeedsEscaping(quotedWithColon.AsSpan(1, quotedWithColon.Length - 3)))
+        if (!IsPlainName(quotedWithColon))
         {
             _state.Text.WriteEncodedPropertyName(key.ToString(), first);
             return;
@@ -244,6 +240,26 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         _state.Tokens.WriteEmptyArray();
     }
 
+    // Whether a quoted name (one string of a hidden class or property list) has nothing the writer escapes: asked
+    // once per name and kept by reference, in a small table where names that meet in a slot take turns.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool IsPlainName(string quotedWithColon)
+    {
+        ref string? known = ref _state.PlainNames[(quotedWithColon.Length ^ quotedWithColon[1]) & (PlainNameSlots - 1)];
+        if (ReferenceEquals(known, quotedWithColon))
+        {
+            return true;
+        }
+
+        if (DefaultEncoderEscaper.NeedsEscaping(quotedWithColon.AsSpan(1, quotedWithColon.Length - 3)))
+        {
+            return false;
+        }
+
+        known = quotedWithColon;
+        return true;
+    }
+
     // The root object's first property name goes through the writer (which escapes it with its encoder, and writes
     // what an unpaired surrogate becomes); its value and every member after it are text.
     private void WriteFirstName(string name)
@@ -259,6 +275,13 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
     {
         Utf8JsonWriter writer = _state.Writer!;
         _state.Buffer = PooledBufferWriter.Rent();
+
+        // Room for as much as the last text took, when it went through the buffer, so that values of one size do not
+        // grow it step by step.
+        if (_state.LastTextLength != 0)
+        {
+            _state.Buffer.GetSpan(_state.LastTextLength);
+        }
         _state.Text.Start(
             _state.Sink.Start(_state.Buffer),
             _state.Gap,
@@ -276,9 +299,20 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
             return;
         }
 
+        // A text that never left the JsonWriter's buffer goes in from there, the writer transcoding it.
+        if (_state.Text.TryGetWholeText(out ReadOnlySpan<char> chars))
+        {
+            _state.LastTextLength = 0;
+            _state.Writer!.WriteRawValue(chars, skipInputValidation: true);
+            EndText();
+            return;
+        }
+
         _state.Text.Complete();
         _state.Sink.Complete();
-        _state.Writer!.WriteRawValue(_state.Buffer!.WrittenSpan, skipInputValidation: true);
+        ReadOnlySpan<byte> text = _state.Buffer!.WrittenSpan;
+        _state.LastTextLength = text.Length;
+        _state.Writer!.WriteRawValue(text, skipInputValidation: true);
         EndText();
     }
 
@@ -336,7 +370,13 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         public readonly Utf8JsonWriterOutput Tokens = Utf8JsonWriterOutput.Create();
         public readonly JsonWriter Text = new();
         public readonly BufferWriterSink Sink = new();
+
+        // Quoted names known to have nothing the writer escapes (see IsPlainName).
+        public readonly string?[] PlainNames = new string?[PlainNameSlots];
         public PooledBufferWriter? Buffer;
+
+        // The length of the last text written, in bytes.
+        public int LastTextLength;
 
         // The text has started: every token goes to it until the root container's end.
         public bool InText;

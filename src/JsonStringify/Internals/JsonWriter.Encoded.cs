@@ -1,3 +1,5 @@
+using System.Runtime.CompilerServices;
+
 namespace JsonStringify.Internals;
 
 /// <summary>
@@ -7,41 +9,114 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed partial class JsonWriter
 {
+    /// <summary>
+    /// A string value, escaped as the writer escapes it; one with an unpaired surrogate, which the writer would
+    /// replace, escaped as JSON.stringify escapes it (as <see cref="Utf8JsonWriterOutput"/> writes it, raw).
+    /// </summary>
     public void WriteEncodedString(string value)
     {
-        if (value.Length <= MaxInlineString)
+        // Most values are short and need no escaping: quoted here without the call to the escaper.
+        if (IsShortEncoded(value))
         {
-            Span<char> destination = Reserve((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
-            destination[0] = '"';
-            int written = DefaultEncoderEscaper.Escape(value, destination[1..]);
-            destination[written + 1] = '"';
-            _pos += written + 2;
-            return;
+            Span<char> room = Reserve(DefaultEncoderEscaper.MaxShortLength + 2);
+            room[0] = '"';
+            if (DefaultEncoderEscaper.TryCopyShort(value, room[1..]))
+            {
+                room[value.Length + 1] = '"';
+                _pos += value.Length + 2;
+                return;
+            }
         }
 
-        // A long string goes through in slices of the buffer, stopping early once past the limit, as WriteLongString.
+        bool written = value.Length <= MaxInlineString
+            ? TryWriteShortEncoded(value, stopAtUnpairedSurrogate: true)
+            : !Utf8JsonWriterOutput.HasUnpairedSurrogate(value) && WriteLongEncoded(value);
+        if (!written)
+        {
+            WriteString(value);
+        }
+    }
+
+    /// <summary>Like <see cref="WritePropertyName"/>, the name escaped as the writer escapes it, an unpaired surrogate
+    /// as U+FFFD.</summary>
+    public void WriteEncodedPropertyName(string name, bool first)
+    {
+        // Compact output and a short name with nothing to escape, the common case for table objects: the comma, the
+        // quoted name and the colon in one reservation, as WritePropertyName.
+        if (_gap.Length == 0 && IsShortEncoded(name))
+        {
+            Span<char> room = Reserve(DefaultEncoderEscaper.MaxShortLength + 4);
+            int at = first ? 0 : 1;
+            room[0] = ',';
+            room[at] = '"';
+            if (DefaultEncoderEscaper.TryCopyShort(name, room[(at + 1)..]))
+            {
+                room[at + name.Length + 1] = '"';
+                room[at + name.Length + 2] = ':';
+                _pos += at + name.Length + 3;
+                return;
+            }
+        }
+
+        WriteSeparator(first);
+        if (name.Length <= MaxInlineString)
+        {
+            TryWriteShortEncoded(name, stopAtUnpairedSurrogate: false);
+        }
+        else
+        {
+            WriteLongEncoded(name);
+        }
+
+        WriteChar(':');
+        if (_gap.Length != 0)
+        {
+            WriteChar(' ');
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsShortEncoded(string value) =>
+        (uint)(value.Length - DefaultEncoderEscaper.MinShortLength) <= DefaultEncoderEscaper.MaxShortLength - DefaultEncoderEscaper.MinShortLength;
+
+    // A string that fits the buffer, quoted; false, with nothing written, when it stops at an unpaired surrogate.
+    private bool TryWriteShortEncoded(string value, bool stopAtUnpairedSurrogate)
+    {
+        Span<char> destination = Reserve((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        destination[0] = '"';
+        int written = DefaultEncoderEscaper.Escape(value, destination[1..], stopAtUnpairedSurrogate);
+        if (written < 0)
+        {
+            return false;
+        }
+
+        destination[written + 1] = '"';
+        _pos += written + 2;
+        return true;
+    }
+
+    // A long string in slices of the buffer, stopping early once past the limit, as WriteLongString; an unpaired
+    // surrogate becomes U+FFFD. Always true, for WriteEncodedString's one expression.
+    private bool WriteLongEncoded(string value)
+    {
         WriteChar('"');
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
             int take = SliceLength(rest, MaxInlineString);
             Span<char> destination = Reserve(take * JsonConstants.MaxEscapedCharLength);
-            _pos += DefaultEncoderEscaper.Escape(rest[..take], destination);
+            _pos += DefaultEncoderEscaper.Escape(rest[..take], destination, stopAtUnpairedSurrogate: false);
             rest = rest[take..];
         }
 
         WriteChar('"');
+        return true;
     }
 
-    /// <summary>Like <see cref="WritePropertyName"/>, the name escaped as by <see cref="WriteEncodedString"/>.</summary>
-    public void WriteEncodedPropertyName(string name, bool first)
+    /// <summary>The text of this call, when all of it is still in the buffer (none has gone to the sink).</summary>
+    public bool TryGetWholeText(out ReadOnlySpan<char> text)
     {
-        WriteSeparator(first);
-        WriteEncodedString(name);
-        WriteChar(':');
-        if (_gap.Length != 0)
-        {
-            WriteChar(' ');
-        }
+        text = _buffer.AsSpan(0, _pos);
+        return _sink!.Length == 0;
     }
 }
