@@ -59,6 +59,21 @@ public class EncodedTextTests
         }
     }
 
+    [Theory]
+    [InlineData("JSON.stringify(JSON.parse('[{\"a+b\": 1, \"<c>\": \"&\", \"é\": [\"\u2028\"]}, {\"a+b\": 2, \"<c>\": 3, \"é\": 4}]'))")]
+    [InlineData("JSON.stringify([{'x\\'y': 1, 'plain': 2, '`': 3}, {'x\\'y': 1, 'plain': 2, '`': 3}])")]
+    [InlineData("JSON.stringify({outer: {'a&b': 1, ok: 2}, list: [{'a&b': 3, ok: 4}]}, ['outer', 'list', 'a&b', 'ok'])")]
+    [InlineData("JSON.stringify({'\"q\"': {'\"q\"': 1}, 'long name with + in it and more': 'and a value with < and > in it'})")]
+    [InlineData("const o = {}; for (let i = 0; i < 80; i++) o['k+' + i] = i; JSON.stringify([o, o])")]
+    [InlineData("JSON.stringify({'\\ud800': 1, 'x\\udc00y': [2]})")]
+    public void NamesOfClassesTablesAndPropertyListsAreTheWritersOwn(string script)
+    {
+        foreach (Layout layout in Enum.GetValues<Layout>())
+        {
+            AssertSameBytes(script, layout, options: null);
+        }
+    }
+
     [Fact]
     public void EveryCharIsEscapedAsTheWriterEscapesIt()
     {

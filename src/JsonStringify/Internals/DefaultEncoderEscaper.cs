@@ -5,6 +5,7 @@ using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
 using System.Text.Json;
+using Jint.Native;
 
 namespace JsonStringify.Internals;
 
@@ -122,6 +123,33 @@ internal static class DefaultEncoderEscaper
         Unsafe.WriteUnaligned(ref target, first);
         Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, (length - 2) * sizeof(char)), last);
         return true;
+    }
+
+    /// <summary>
+    /// The property names of <paramref name="keys"/> as the writer writes them, quoted and followed by ':', given
+    /// them as JSON.stringify quotes them: the same string where the two agree (no char the writer escapes).
+    /// </summary>
+    public static string[] QuoteNames(IReadOnlyList<JsValue> keys, string[] quotedKeys)
+    {
+        var names = new string[quotedKeys.Length];
+        for (int i = 0; i < names.Length; i++)
+        {
+            string name = keys[i].ToString();
+            names[i] = NeedsEscaping(name) ? Quote(name) : quotedKeys[i];
+        }
+
+        return names;
+    }
+
+    // The name quoted, escaped as the writer escapes property names, and followed by ':'.
+    private static string Quote(string name)
+    {
+        var chars = new char[(name.Length * JsonConstants.MaxEscapedCharLength) + 3];
+        chars[0] = '"';
+        int length = 1 + Escape(name, chars.AsSpan(1), stopAtUnpairedSurrogate: false);
+        chars[length++] = '"';
+        chars[length++] = ':';
+        return new string(chars, 0, length);
     }
 
     /// <summary>Whether <paramref name="text"/> has a char the writer escapes.</summary>

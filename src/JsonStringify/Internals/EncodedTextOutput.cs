@@ -20,9 +20,6 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
 {
-    // The slots of the table of plain names: a power of two.
-    private const int PlainNameSlots = 64;
-
     private readonly State _state;
 
     private EncodedTextOutput(State state) => _state = state;
@@ -46,6 +43,9 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
     public long Length => _state.Tokens.Length + (_state.InText ? _state.Text.Length : 0);
 
     public bool IsOverLimit => Length > _state.MaxLength;
+
+    // Its quoted names are the writer's (ShapeLayout.EncodedKeys).
+    public static bool QuotesNamesForTheDefaultEncoder => true;
 
     public static EncodedTextOutput Create() => new(new State());
 
@@ -167,13 +167,6 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
             return;
         }
 
-        // The quoted name is JSON.stringify's: the writer's too when it has nothing either would escape.
-        if (!IsPlainName(quotedWithColon))
-        {
-            _state.Text.WriteEncodedPropertyName(key.ToString(), first);
-            return;
-        }
-
         _state.Text.WriteQuotedPropertyName(quotedWithColon, first);
     }
 
@@ -238,26 +231,6 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         }
 
         _state.Tokens.WriteEmptyArray();
-    }
-
-    // Whether a quoted name (one string of a hidden class or property list) has nothing the writer escapes: asked
-    // once per name and kept by reference, in a small table where names that meet in a slot take turns.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool IsPlainName(string quotedWithColon)
-    {
-        ref string? known = ref _state.PlainNames[(quotedWithColon.Length ^ quotedWithColon[1]) & (PlainNameSlots - 1)];
-        if (ReferenceEquals(known, quotedWithColon))
-        {
-            return true;
-        }
-
-        if (DefaultEncoderEscaper.NeedsEscaping(quotedWithColon.AsSpan(1, quotedWithColon.Length - 3)))
-        {
-            return false;
-        }
-
-        known = quotedWithColon;
-        return true;
     }
 
     // The root object's first property name goes through the writer (which escapes it with its encoder, and writes
@@ -371,8 +344,6 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         public readonly JsonWriter Text = new();
         public readonly BufferWriterSink Sink = new();
 
-        // Quoted names known to have nothing the writer escapes (see IsPlainName).
-        public readonly string?[] PlainNames = new string?[PlainNameSlots];
         public PooledBufferWriter? Buffer;
 
         // The length of the last text written, in bytes.

@@ -52,7 +52,7 @@ internal sealed partial class Walker<TOutput>
                 // the object was opened, is undefined without a lookup. Otherwise (found on the prototype chain,
                 // perhaps as a getter, or the object changed) [[Get]] reads it.
                 key = _propertyList!.Keys[(int)i];
-                quotedName = _propertyList.QuotedKeys[i];
+                quotedName = QuotedNames(_propertyList)[i];
 
                 // The value, when reading it runs no code; null when [[Get]] must read it.
                 JsValue? read;
@@ -80,7 +80,7 @@ internal sealed partial class Walker<TOutput>
             else
             {
                 key = frame.Keys![(int)i];
-                quotedName = _propertyList?.QuotedKeys[i];
+                quotedName = _propertyList is null ? null : QuotedNames(_propertyList)[i];
                 value = GetObserved(container, key);
             }
 
@@ -164,7 +164,7 @@ internal sealed partial class Walker<TOutput>
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
-                    if (OpenPureProperty(ref frame, key, layout.QuotedKeys[i], quoted: true, value, childShape, childLayout))
+                    if (OpenPureProperty(ref frame, key, QuotedNames(layout)[i], quoted: true, value, childShape, childLayout))
                     {
                         return;
                     }
@@ -177,7 +177,7 @@ internal sealed partial class Walker<TOutput>
                 value = GetObserved(container, key);
             }
 
-            if (WriteProperty(ref frame, container, key, layout.QuotedKeys[i], quoted: true, value))
+            if (WriteProperty(ref frame, container, key, QuotedNames(layout)[i], quoted: true, value))
             {
                 return;
             }
@@ -287,6 +287,15 @@ internal sealed partial class Walker<TOutput>
             WriteName(ref frame, name);
         }
     }
+
+    // The names of a class or a property list quoted as the output wants them (see IJsonOutput).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static string[] QuotedNames(ShapeLayout layout) =>
+        TOutput.QuotesNamesForTheDefaultEncoder ? layout.EncodedKeys : layout.QuotedKeys;
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static string[] QuotedNames(PropertyList list) =>
+        TOutput.QuotesNamesForTheDefaultEncoder ? list.EncodedKeys : list.QuotedKeys;
 
     // A table object's property name, quoted here, with the separator before it.
     private void WriteName(ref Frame frame, string name)
