@@ -40,8 +40,8 @@ internal static class DefaultEncoderEscaper
     // (0 for a char written as it is).
     private static readonly AsciiEscape[] s_asciiEscapes = new AsciiEscape[128];
 
-    // Each byte's two upper-case hex digits, as two chars in one 32-bit value.
-    private static readonly uint[] s_hexPairs = new uint[256];
+    // Each byte's two upper-case hex digits, as two chars and as two ASCII bytes.
+    private static readonly HexPair[] s_hexPairs = new HexPair[256];
 
     /// <summary>Whether the writer escapes as this class does (see the remarks).</summary>
     public static bool IsAvailable { get; }
@@ -51,7 +51,7 @@ internal static class DefaultEncoderEscaper
         const string Hex = "0123456789ABCDEF";
         for (int b = 0; b < 256; b++)
         {
-            s_hexPairs[b] = Hex[b >> 4] | ((uint)Hex[b & 0xF] << 16);
+            s_hexPairs[b] = new HexPair(Hex[b >> 4], Hex[b & 0xF]);
         }
 
         for (char c = '\0'; c < 128; c++)
@@ -205,8 +205,32 @@ internal static class DefaultEncoderEscaper
             throw new ArgumentException("The destination is too short.", nameof(destination));
         }
 
+        return Escape(value, ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination)), stopAtUnpairedSurrogate);
+    }
+
+    /// <summary>
+    /// Like <see cref="Escape(ReadOnlySpan{char}, Span{char}, bool)"/>, the escaped text (all ASCII) written as bytes,
+    /// one per char, straight into UTF-8 output.
+    /// </summary>
+    /// <returns>The number of bytes written, or -1 when stopped at an unpaired surrogate.</returns>
+    public static int EscapeToAscii(ReadOnlySpan<char> value, Span<byte> destination, bool stopAtUnpairedSurrogate)
+    {
+        if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        return Escape(value, ref MemoryMarshal.GetReference(destination), stopAtUnpairedSurrogate);
+    }
+
+    // The one escape loop, for output as chars (TUnit ushort) or as ASCII bytes (TUnit byte): every choice between
+    // the two is on typeof(TUnit), which the JIT folds in each of the two compiled copies.
+    private static int Escape<TUnit>(ReadOnlySpan<char> value, ref TUnit target, bool stopAtUnpairedSurrogate)
+        where TUnit : unmanaged
+    {
+        Debug.Assert(typeof(TUnit) == typeof(ushort) || typeof(TUnit) == typeof(byte), "chars or bytes");
+
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
-        ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
         int length = value.Length;
         int i = 0;
         int w = 0;
@@ -283,7 +307,15 @@ internal static class DefaultEncoderEscaper
             ushort c = Unsafe.Add(ref source, i);
             if (IsPlain(c))
             {
-                Unsafe.Add(ref target, w++) = c;
+                if (typeof(TUnit) == typeof(byte))
+                {
+                    Unsafe.Add(ref Unsafe.As<TUnit, byte>(ref target), w++) = (byte)c;
+                }
+                else
+                {
+                    Unsafe.Add(ref Unsafe.As<TUnit, ushort>(ref target), w++) = c;
+                }
+
                 i++;
                 continue;
             }
@@ -304,36 +336,66 @@ internal static class DefaultEncoderEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsPlain(ushort c) => c < 128 && s_asciiEscapes[c].Length == 0;
 
-    // Copies a block and returns a mask of the chars the writer escapes (bit k for the block's char k).
+    // Copies a block (narrowed to bytes for ASCII output: a char that is not ASCII is escaped over its byte) and
+    // returns a mask of the chars the writer escapes (bit k for the block's char k).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint CopyBlock(ref ushort source, ref ushort target)
+    private static uint CopyBlock<TUnit>(ref ushort source, ref TUnit target)
+        where TUnit : unmanaged
     {
         if (Vector256.IsHardwareAccelerated)
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            chars.StoreUnsafe(ref target);
+            Store(chars, ref target);
             return EscapeMask(chars);
         }
 
         Vector128<ushort> low = Vector128.LoadUnsafe(ref source);
         Vector128<ushort> high = Vector128.LoadUnsafe(ref source, HalfBlockLength);
-        low.StoreUnsafe(ref target);
-        high.StoreUnsafe(ref target, HalfBlockLength);
+        Store(low, high, ref target);
         return EscapeMask(low) | (EscapeMask(high) << HalfBlockLength);
     }
 
     // Copies a block, unchecked.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Copy(ref ushort source, ref ushort target)
+    private static void Copy<TUnit>(ref ushort source, ref TUnit target)
+        where TUnit : unmanaged
     {
         if (Vector256.IsHardwareAccelerated)
         {
-            Vector256.LoadUnsafe(ref source).StoreUnsafe(ref target);
+            Store(Vector256.LoadUnsafe(ref source), ref target);
             return;
         }
 
-        Vector128.LoadUnsafe(ref source).StoreUnsafe(ref target);
-        Vector128.LoadUnsafe(ref source, HalfBlockLength).StoreUnsafe(ref target, HalfBlockLength);
+        Store(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength), ref target);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store<TUnit>(Vector256<ushort> chars, ref TUnit target)
+        where TUnit : unmanaged
+    {
+        if (typeof(TUnit) == typeof(byte))
+        {
+            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
+        }
+        else
+        {
+            chars.StoreUnsafe(ref Unsafe.As<TUnit, ushort>(ref target));
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store<TUnit>(Vector128<ushort> low, Vector128<ushort> high, ref TUnit target)
+        where TUnit : unmanaged
+    {
+        if (typeof(TUnit) == typeof(byte))
+        {
+            Vector128.Narrow(low, high).StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
+        }
+        else
+        {
+            low.StoreUnsafe(ref Unsafe.As<TUnit, ushort>(ref target));
+            high.StoreUnsafe(ref Unsafe.As<TUnit, ushort>(ref target), HalfBlockLength);
+        }
     }
 
     // One bit per char that is not printable ASCII, or is one of " & ' + < > \ ` (the self-test checks this against
@@ -360,18 +422,30 @@ internal static class DefaultEncoderEscaper
             | Vector256.Equals(chars, Vector256.Create((ushort)'`'))).ExtractMostSignificantBits();
 
     // The escape of the char at i, and of the low surrogate after it for a pair, written at w (which has room for six
-    // chars per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired surrogate.
+    // units per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired
+    // surrogate.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EscapeOne(ref ushort source, int length, int i, ref ushort target, int w, bool stopAtUnpairedSurrogate, out int read)
+    private static int EscapeOne<TUnit>(ref ushort source, int length, int i, ref TUnit target, int w, bool stopAtUnpairedSurrogate, out int read)
+        where TUnit : unmanaged
     {
         ushort c = Unsafe.Add(ref source, i);
         read = 1;
         if (c < 128)
         {
             AsciiEscape escape = s_asciiEscapes[c];
-            ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref target, w));
-            Unsafe.WriteUnaligned(ref at, escape.Head);
-            Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(ulong)), escape.Tail);
+            if (typeof(TUnit) == typeof(byte))
+            {
+                ref byte at = ref Unsafe.Add(ref Unsafe.As<TUnit, byte>(ref target), w);
+                Unsafe.WriteUnaligned(ref at, escape.AsciiHead);
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(uint)), escape.AsciiTail);
+            }
+            else
+            {
+                ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref Unsafe.As<TUnit, ushort>(ref target), w));
+                Unsafe.WriteUnaligned(ref at, escape.Head);
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(ulong)), escape.Tail);
+            }
+
             return w + escape.Length;
         }
 
@@ -389,20 +463,30 @@ internal static class DefaultEncoderEscaper
         return stopAtUnpairedSurrogate ? -1 : WriteHexEscape('\uFFFD', ref target, w);
     }
 
-    // \uXXXX, upper-case hex, as the writer writes it: a 32-bit move for the backslash and the u, a 64-bit one for
-    // the digits.
+    // \uXXXX, upper-case hex, as the writer writes it: one move for the backslash and the u, one for the digits.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int WriteHexEscape(ushort c, ref ushort target, int w)
+    private static int WriteHexEscape<TUnit>(ushort c, ref TUnit target, int w)
+        where TUnit : unmanaged
     {
-        ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref target, w));
-        Unsafe.WriteUnaligned(ref at, '\\' | ((uint)'u' << 16));
-        Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(uint)), s_hexPairs[c >> 8] | ((ulong)s_hexPairs[c & 0xFF] << 32));
+        if (typeof(TUnit) == typeof(byte))
+        {
+            ref byte at = ref Unsafe.Add(ref Unsafe.As<TUnit, byte>(ref target), w);
+            Unsafe.WriteUnaligned(ref at, (ushort)('\\' | ('u' << 8)));
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(ushort)), (uint)s_hexPairs[c >> 8].Ascii | ((uint)s_hexPairs[c & 0xFF].Ascii << 16));
+        }
+        else
+        {
+            ref byte at = ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref Unsafe.As<TUnit, ushort>(ref target), w));
+            Unsafe.WriteUnaligned(ref at, '\\' | ((uint)'u' << 16));
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref at, sizeof(uint)), s_hexPairs[c >> 8].Chars | ((ulong)s_hexPairs[c & 0xFF].Chars << 32));
+        }
+
         return w + JsonConstants.MaxEscapedCharLength;
     }
 
     // The mask against the writer's answer for every ASCII char; then chars beyond ASCII (Latin-1, a line separator,
     // a byte order mark, the last BMP char, pairs, unpaired surrogates in a name), alone and among plain chars in
-    // whole blocks and tails, escaped here and by the writer, as a value and as a name.
+    // whole blocks and tails, escaped here as chars and as bytes, and by the writer as a value and as a name.
     private static bool SelfTest()
     {
         for (int c = 0; c < 128; c++)
@@ -419,10 +503,12 @@ internal static class DefaultEncoderEscaper
             "abcdefgh\u0080ijklmnop😀q\uDBFFrstuvwxyz0123456789<>", "0123456789abcdefghijklmnopqrstu\"",
         ];
         Span<char> escaped = stackalloc char[512];
+        Span<byte> ascii = stackalloc byte[512];
         foreach (string sample in samples)
         {
             string ours = escaped[..Escape(sample, escaped, stopAtUnpairedSurrogate: false)].ToString();
-            if (ours != WriteWithWriter(sample, propertyName: false) || ours != WriteWithWriter(sample, propertyName: true))
+            string oursAscii = System.Text.Encoding.ASCII.GetString(ascii[..EscapeToAscii(sample, ascii, stopAtUnpairedSurrogate: false)]);
+            if (ours != oursAscii || ours != WriteWithWriter(sample, propertyName: false) || ours != WriteWithWriter(sample, propertyName: true))
             {
                 return false;
             }
@@ -454,12 +540,24 @@ internal static class DefaultEncoderEscaper
         return written[1..end];
     }
 
-    // One ASCII char's escape: its six chars at most, as the two moves that store them, and how many there are.
-    private readonly struct AsciiEscape(ulong head, uint tail, int length)
+    // One ASCII char's escape: its six chars at most, as the two moves that store them as chars (64 and 32 bits) and
+    // as bytes (32 and 16 bits), and how many there are.
+    private readonly struct AsciiEscape
     {
-        public readonly ulong Head = head;
-        public readonly uint Tail = tail;
-        public readonly int Length = length;
+        public readonly ulong Head;
+        public readonly uint Tail;
+        public readonly uint AsciiHead;
+        public readonly ushort AsciiTail;
+        public readonly int Length;
+
+        private AsciiEscape(ReadOnlySpan<char> chars, int length)
+        {
+            Head = chars[0] | ((ulong)chars[1] << 16) | ((ulong)chars[2] << 32) | ((ulong)chars[3] << 48);
+            Tail = chars[4] | ((uint)chars[5] << 16);
+            AsciiHead = (byte)chars[0] | ((uint)(byte)chars[1] << 8) | ((uint)(byte)chars[2] << 16) | ((uint)(byte)chars[3] << 24);
+            AsciiTail = (ushort)((byte)chars[4] | ((byte)chars[5] << 8));
+            Length = length;
+        }
 
         public static AsciiEscape Of(string escape)
         {
@@ -467,11 +565,14 @@ internal static class DefaultEncoderEscaper
             Span<char> chars = stackalloc char[JsonConstants.MaxEscapedCharLength];
             chars.Clear();
             escape.CopyTo(chars);
-            ReadOnlySpan<byte> bytes = MemoryMarshal.AsBytes(chars);
-            return new(
-                Unsafe.ReadUnaligned<ulong>(ref MemoryMarshal.GetReference(bytes)),
-                Unsafe.ReadUnaligned<uint>(ref Unsafe.AsRef(in bytes[sizeof(ulong)])),
-                escape.Length);
+            return new(chars, escape.Length);
         }
+    }
+
+    // A byte's two hex digits, as two chars in 32 bits and as two ASCII bytes in 16.
+    private readonly struct HexPair(char high, char low)
+    {
+        public readonly uint Chars = high | ((uint)low << 16);
+        public readonly ushort Ascii = (ushort)((byte)high | ((byte)low << 8));
     }
 }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 
 namespace JsonStringify.Internals;
@@ -95,17 +96,21 @@ internal sealed partial class JsonWriter
         return true;
     }
 
-    // A long string in slices of the buffer, stopping early once past the limit, as WriteLongString; an unpaired
-    // surrogate becomes U+FFFD. Always true, for WriteEncodedString's one expression.
+    // A long string straight into the UTF-8 sink, escaped to ASCII in slices as long as the sink's span holds, as
+    // WriteAsciiSlices; it stops early once past the limit. An unpaired surrogate becomes U+FFFD. Always true, for
+    // WriteEncodedString's one expression.
     private bool WriteLongEncoded(string value)
     {
+        Debug.Assert(_sink is Utf8Sink, "default-encoder text goes to UTF-8");
         WriteChar('"');
+        Flush();
+        Utf8Sink utf8 = Unsafe.As<Utf8Sink>(_sink)!;
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            int take = SliceLength(rest, MaxInlineString);
-            Span<char> destination = Reserve(take * JsonConstants.MaxEscapedCharLength);
-            _pos += DefaultEncoderEscaper.Escape(rest[..take], destination, stopAtUnpairedSurrogate: false);
+            Span<byte> bytes = utf8.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
+            int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
+            utf8.AdvanceAscii(DefaultEncoderEscaper.EscapeToAscii(rest[..take], bytes, stopAtUnpairedSurrogate: false));
             rest = rest[take..];
         }
 
