@@ -74,6 +74,18 @@ public class EncodedTextTests
         }
     }
 
+    [Theory]
+    [InlineData("JSON.stringify(['é<'.repeat(20000) + '\\ud800' + 'x+', 'after'])")]
+    [InlineData("JSON.stringify({a: 'a'.repeat(700) + '\\udc00', b: '\\ud800' + 'b'.repeat(40000), c: 'c&'.repeat(9000)})")]
+    [InlineData("JSON.stringify({['k'.repeat(800) + '\\ud800']: 'é'.repeat(800) + '\\udbff\\udfff'})")]
+    public void LongStringsWithAnUnpairedSurrogateAreTheTokenOutputsToo(string script)
+    {
+        foreach (Layout layout in Enum.GetValues<Layout>())
+        {
+            AssertSameBytes(script, layout, options: null);
+        }
+    }
+
     [Fact]
     public void EveryCharIsEscapedAsTheWriterEscapesIt()
     {

@@ -31,7 +31,7 @@ internal sealed partial class JsonWriter
 
         bool written = value.Length <= MaxInlineString
             ? TryWriteShortEncoded(value, stopAtUnpairedSurrogate: true)
-            : !Utf8JsonWriterOutput.HasUnpairedSurrogate(value) && WriteLongEncoded(value);
+            : TryWriteLongEncoded(value, stopAtUnpairedSurrogate: true);
         if (!written)
         {
             WriteString(value);
@@ -66,7 +66,7 @@ internal sealed partial class JsonWriter
         }
         else
         {
-            WriteLongEncoded(name);
+            TryWriteLongEncoded(name, stopAtUnpairedSurrogate: false);
         }
 
         WriteChar(':');
@@ -97,20 +97,29 @@ internal sealed partial class JsonWriter
     }
 
     // A long string straight into the UTF-8 sink, escaped to ASCII in slices as long as the sink's span holds, as
-    // WriteAsciiSlices; it stops early once past the limit. An unpaired surrogate becomes U+FFFD. Always true, for
-    // WriteEncodedString's one expression.
-    private bool WriteLongEncoded(string value)
+    // WriteAsciiSlices; it stops early once past the limit. False when it stops at an unpaired surrogate: what it
+    // wrote is taken back (the sink's buffer is ours: see EncodedTextOutput).
+    private bool TryWriteLongEncoded(string value, bool stopAtUnpairedSurrogate)
     {
-        Debug.Assert(_sink is Utf8Sink, "default-encoder text goes to UTF-8");
-        WriteChar('"');
+        Debug.Assert(_sink is BufferWriterSink, "default-encoder text goes to a buffer of ours");
         Flush();
-        Utf8Sink utf8 = Unsafe.As<Utf8Sink>(_sink)!;
+        BufferWriterSink sink = Unsafe.As<BufferWriterSink>(_sink)!;
+        SinkMark start = sink.Mark();
+        sink.GetAsciiSpan(1)[0] = (byte)'"';
+        sink.AdvanceAscii(1);
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            Span<byte> bytes = utf8.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
+            Span<byte> bytes = sink.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
-            utf8.AdvanceAscii(DefaultEncoderEscaper.EscapeToAscii(rest[..take], bytes, stopAtUnpairedSurrogate: false));
+            int written = DefaultEncoderEscaper.EscapeToAscii(rest[..take], bytes, stopAtUnpairedSurrogate);
+            if (written < 0)
+            {
+                sink.Rewind(start);
+                return false;
+            }
+
+            sink.AdvanceAscii(written);
             rest = rest[take..];
         }
 
