@@ -26,8 +26,9 @@ public sealed partial class JsonSerializer
     /// Writes <c>JSON.stringify(value, replacer, space)</c> into <paramref name="writer"/> as one JSON value. The values
     /// written are JSON.stringify's, numbers with its digits; the layout is the writer's, and strings are escaped by
     /// its encoder, so the text may differ from JSON.stringify's while the JSON value is the same. Nesting deeper than
-    /// the writer's <see cref="JsonWriterOptions.MaxDepth"/> allows is a <c>RangeError</c>. On an exception, the writer
-    /// holds the tokens written before it, containers left open.
+    /// the writer's <see cref="JsonWriterOptions.MaxDepth"/> allows is a <c>RangeError</c>. On an exception the document
+    /// is unfinished: with the default encoder the writer holds at most the root container's start and its first
+    /// property name; with another encoder, the tokens written before it, containers left open.
     /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>

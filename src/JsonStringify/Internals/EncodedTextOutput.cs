@@ -133,20 +133,7 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         WriteRawInText(text);
     }
 
-    public void StartObject()
-    {
-        if (_state.InText)
-        {
-            _state.Text.StartObject();
-        }
-        else
-        {
-            Debug.Assert(_state.Depth == 0, "below the root, every token is text");
-            _state.Tokens.StartObject();
-        }
-
-        _state.Depth++;
-    }
+    public void StartObject() => Open(array: false);
 
     public void WritePropertyName(string name, bool first)
     {
@@ -170,33 +157,9 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         _state.Text.WriteQuotedPropertyName(quotedWithColon, first);
     }
 
-    public void EndObject(bool empty)
-    {
-        _state.Depth--;
-        if (_state.Depth != 0)
-        {
-            _state.Text.EndObject(empty);
-            return;
-        }
+    public void EndObject(bool empty) => Close(array: false, empty);
 
-        WriteText();
-        _state.Tokens.EndObject(empty);
-    }
-
-    public void StartArray()
-    {
-        if (_state.InText)
-        {
-            _state.Text.StartArray();
-        }
-        else
-        {
-            Debug.Assert(_state.Depth == 0, "below the root, every token is text");
-            _state.Tokens.StartArray();
-        }
-
-        _state.Depth++;
-    }
+    public void StartArray() => Open(array: true);
 
     public void WriteSeparator(bool first)
     {
@@ -209,18 +172,7 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         _state.Text.WriteSeparator(first);
     }
 
-    public void EndArray(bool empty)
-    {
-        _state.Depth--;
-        if (_state.Depth != 0)
-        {
-            _state.Text.EndArray(empty);
-            return;
-        }
-
-        WriteText();
-        _state.Tokens.EndArray(empty);
-    }
+    public void EndArray(bool empty) => Close(array: true, empty);
 
     public void WriteEmptyArray()
     {
@@ -231,6 +183,65 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         }
 
         _state.Tokens.WriteEmptyArray();
+    }
+
+    // A container's start: below the root, text; the root's own, through the writer.
+    private void Open(bool array)
+    {
+        if (_state.InText)
+        {
+            if (array)
+            {
+                _state.Text.StartArray();
+            }
+            else
+            {
+                _state.Text.StartObject();
+            }
+        }
+        else
+        {
+            Debug.Assert(_state.Depth == 0, "below the root, every token is text");
+            if (array)
+            {
+                _state.Tokens.StartArray();
+            }
+            else
+            {
+                _state.Tokens.StartObject();
+            }
+        }
+
+        _state.Depth++;
+    }
+
+    // A container's end: below the root, text; the root's, after the text, through the writer.
+    private void Close(bool array, bool empty)
+    {
+        _state.Depth--;
+        if (_state.Depth != 0)
+        {
+            if (array)
+            {
+                _state.Text.EndArray(empty);
+            }
+            else
+            {
+                _state.Text.EndObject(empty);
+            }
+
+            return;
+        }
+
+        WriteText();
+        if (array)
+        {
+            _state.Tokens.EndArray(empty);
+        }
+        else
+        {
+            _state.Tokens.EndObject(empty);
+        }
     }
 
     // The root object's first property name goes through the writer (which escapes it with its encoder, and writes
