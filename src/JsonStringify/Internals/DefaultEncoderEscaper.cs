@@ -345,14 +345,39 @@ internal static class DefaultEncoderEscaper
         if (Vector256.IsHardwareAccelerated)
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            Store(chars, ref target);
-            return EscapeMask(chars);
+            Vector128<byte> bytes = Vector128.Narrow(chars.GetLower(), chars.GetUpper());
+            Store(chars, bytes, ref target);
+            return OutsidePrintable(chars) | HtmlOrQuote(bytes);
         }
 
         Vector128<ushort> low = Vector128.LoadUnsafe(ref source);
         Vector128<ushort> high = Vector128.LoadUnsafe(ref source, HalfBlockLength);
-        Store(low, high, ref target);
-        return EscapeMask(low) | (EscapeMask(high) << HalfBlockLength);
+        Vector128<byte> narrowed = Vector128.Narrow(low, high);
+        Store(low, high, narrowed, ref target);
+        return OutsidePrintable(low) | (OutsidePrintable(high) << HalfBlockLength) | HtmlOrQuote(narrowed);
+    }
+
+    // One bit per char that is not printable ASCII (below a space, or from DEL on).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint OutsidePrintable(Vector256<ushort> chars) =>
+        Vector256.GreaterThanOrEqual(chars - Vector256.Create((ushort)0x20), Vector256.Create((ushort)0x5F)).ExtractMostSignificantBits();
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint OutsidePrintable(Vector128<ushort> chars) =>
+        Vector128.GreaterThanOrEqual(chars - Vector128.Create((ushort)0x20), Vector128.Create((ushort)0x5F)).ExtractMostSignificantBits();
+
+    // One bit per char of a block, given as its low bytes, that is one of " & ' + < > \ ` if it is printable ASCII
+    // (a bit for a char that is not is of no matter: it is escaped anyway). Each byte's two nibbles index two tables,
+    // whose entries share a bit only for those eight: a bit for each high nibble (2: " & ' +, 3: < >, 5: \, 6: `),
+    // set in the low nibble's entry for the chars of that group.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint HtmlOrQuote(Vector128<byte> bytes)
+    {
+        Vector128<byte> lowNibbles = bytes & Vector128.Create((byte)0x0F);
+        Vector128<byte> highNibbles = Vector128.ShiftRightLogical(bytes.AsUInt16(), 4).AsByte() & Vector128.Create((byte)0x0F);
+        Vector128<byte> byLow = Vector128.ShuffleNative(Vector128.Create((byte)8, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 1, 6, 0, 2, 0), lowNibbles);
+        Vector128<byte> byHigh = Vector128.ShuffleNative(Vector128.Create((byte)0, 0, 1, 2, 0, 4, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0), highNibbles);
+        return ~Vector128.Equals(byLow & byHigh, Vector128<byte>.Zero).ExtractMostSignificantBits() & 0xFFFF;
     }
 
     // Copies a block, unchecked.
@@ -362,20 +387,23 @@ internal static class DefaultEncoderEscaper
     {
         if (Vector256.IsHardwareAccelerated)
         {
-            Store(Vector256.LoadUnsafe(ref source), ref target);
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            Store(chars, typeof(TUnit) == typeof(byte) ? Vector128.Narrow(chars.GetLower(), chars.GetUpper()) : default, ref target);
             return;
         }
 
-        Store(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength), ref target);
+        Vector128<ushort> low = Vector128.LoadUnsafe(ref source);
+        Vector128<ushort> high = Vector128.LoadUnsafe(ref source, HalfBlockLength);
+        Store(low, high, typeof(TUnit) == typeof(byte) ? Vector128.Narrow(low, high) : default, ref target);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store<TUnit>(Vector256<ushort> chars, ref TUnit target)
+    private static void Store<TUnit>(Vector256<ushort> chars, Vector128<byte> bytes, ref TUnit target)
         where TUnit : unmanaged
     {
         if (typeof(TUnit) == typeof(byte))
         {
-            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
+            bytes.StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
         }
         else
         {
@@ -384,12 +412,12 @@ internal static class DefaultEncoderEscaper
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void Store<TUnit>(Vector128<ushort> low, Vector128<ushort> high, ref TUnit target)
+    private static void Store<TUnit>(Vector128<ushort> low, Vector128<ushort> high, Vector128<byte> bytes, ref TUnit target)
         where TUnit : unmanaged
     {
         if (typeof(TUnit) == typeof(byte))
         {
-            Vector128.Narrow(low, high).StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
+            bytes.StoreUnsafe(ref Unsafe.As<TUnit, byte>(ref target));
         }
         else
         {
@@ -409,17 +437,6 @@ internal static class DefaultEncoderEscaper
             | Vector128.Equals(chars & Vector128.Create(unchecked((ushort)~2)), Vector128.Create((ushort)'<'))
             | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
             | Vector128.Equals(chars, Vector128.Create((ushort)'`'))).ExtractMostSignificantBits();
-
-    // The same, for a block in one 256-bit vector.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint EscapeMask(Vector256<ushort> chars) =>
-        (Vector256.GreaterThanOrEqual(chars - Vector256.Create((ushort)0x20), Vector256.Create((ushort)0x5F))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-            | Vector256.Equals(chars & Vector256.Create(unchecked((ushort)~1)), Vector256.Create((ushort)'&'))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'+'))
-            | Vector256.Equals(chars & Vector256.Create(unchecked((ushort)~2)), Vector256.Create((ushort)'<'))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'`'))).ExtractMostSignificantBits();
 
     // The escape of the char at i, and of the low surrogate after it for a pair, written at w (which has room for six
     // units per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired
@@ -489,9 +506,14 @@ internal static class DefaultEncoderEscaper
     // whole blocks and tails, escaped here as chars and as bytes, and by the writer as a value and as a name.
     private static bool SelfTest()
     {
+        Span<ushort> block = stackalloc ushort[BlockLength];
+        Span<ushort> copied = stackalloc ushort[BlockLength];
         for (int c = 0; c < 128; c++)
         {
-            if ((EscapeMask(Vector128.Create((ushort)c)) != 0) != (s_asciiEscapes[c].Length != 0))
+            block.Fill((ushort)c);
+            bool writerEscapes = s_asciiEscapes[c].Length != 0;
+            if ((EscapeMask(Vector128.Create((ushort)c)) != 0) != writerEscapes
+                || CopyBlock(ref MemoryMarshal.GetReference(block), ref MemoryMarshal.GetReference(copied)) != (writerEscapes ? 0xFFFFu : 0))
             {
                 return false;
             }
