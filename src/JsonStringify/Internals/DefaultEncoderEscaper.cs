@@ -88,7 +88,7 @@ internal static class DefaultEncoderEscaper
         {
             Vector128<ushort> head = Vector128.LoadUnsafe(ref source);
             Vector128<ushort> tail = Vector128.LoadUnsafe(ref source, (nuint)(length - HalfBlockLength));
-            if ((EscapeMask(head) | EscapeMask(tail)) != 0)
+            if ((OutsidePrintable(head) | OutsidePrintable(tail) | HtmlOrQuote(Vector128.Narrow(head, tail))) != 0)
             {
                 return false;
             }
@@ -426,17 +426,11 @@ internal static class DefaultEncoderEscaper
         }
     }
 
-    // One bit per char that is not printable ASCII, or is one of " & ' + < > \ ` (the self-test checks this against
-    // the writer's answers): & and ' differ only in their last bit, < and > only in their second.
+    // One bit per char of half a block that the writer escapes: not printable ASCII, or one of " & ' + < > \ ` (the
+    // self-test checks this against the writer's answers).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint EscapeMask(Vector128<ushort> chars) =>
-        (Vector128.GreaterThanOrEqual(chars - Vector128.Create((ushort)0x20), Vector128.Create((ushort)0x5F))
-            | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
-            | Vector128.Equals(chars & Vector128.Create(unchecked((ushort)~1)), Vector128.Create((ushort)'&'))
-            | Vector128.Equals(chars, Vector128.Create((ushort)'+'))
-            | Vector128.Equals(chars & Vector128.Create(unchecked((ushort)~2)), Vector128.Create((ushort)'<'))
-            | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))
-            | Vector128.Equals(chars, Vector128.Create((ushort)'`'))).ExtractMostSignificantBits();
+        OutsidePrintable(chars) | (HtmlOrQuote(Vector128.Narrow(chars, chars)) & 0xFF);
 
     // The escape of the char at i, and of the low surrogate after it for a pair, written at w (which has room for six
     // units per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired
