@@ -36,9 +36,14 @@ internal static class DefaultEncoderEscaper
     /// <summary>The longest value <see cref="TryCopyShort"/> takes: one char short of a block.</summary>
     public const int MaxShortLength = BlockLength - 1;
 
-    // The writer's escape of each ASCII char as up to six chars, stored as a 64-bit and a 32-bit move, and its length
-    // (0 for a char written as it is).
-    private static readonly AsciiEscape[] s_asciiEscapes = new AsciiEscape[128];
+    // What the writer writes for each ASCII char: the char itself, or its escape of up to six chars; stored as two
+    // moves, with its length.
+    private static readonly AsciiEscape[] s_asciiOutput = new AsciiEscape[128];
+
+    // A block with at least this many chars to escape (text beyond ASCII, mostly) is written char by char, rather
+    // than escape by escape from its mask: twitter 1.17-1.20 of the IBufferWriter form's time against 1.24-1.32; at 3,
+    // the notebook and the source map were 15% slower.
+    private const int DenseEscapes = 8;
 
     // Each byte's two upper-case hex digits, as two chars and as two ASCII bytes.
     private static readonly HexPair[] s_hexPairs = new HexPair[256];
@@ -56,11 +61,7 @@ internal static class DefaultEncoderEscaper
 
         for (char c = '\0'; c < 128; c++)
         {
-            string written = WriteWithWriter(c.ToString(), propertyName: false);
-            if (written != c.ToString())
-            {
-                s_asciiEscapes[c] = AsciiEscape.Of(written);
-            }
+            s_asciiOutput[c] = AsciiEscape.Of(WriteWithWriter(c.ToString(), propertyName: false));
         }
 
         IsAvailable = SelfTest();
@@ -249,6 +250,24 @@ internal static class DefaultEncoderEscaper
                 continue;
             }
 
+            if (BitOperations.PopCount(mask) >= DenseEscapes)
+            {
+                int end = i + BlockLength;
+                while (i < end)
+                {
+                    w = EscapeOne(ref source, length, i, ref target, w, stopAtUnpairedSurrogate, out int taken);
+                    if (w < 0)
+                    {
+                        return -1;
+                    }
+
+                    i += taken;
+                }
+
+                sameDistanceFrom = i;
+                continue;
+            }
+
             int blockStart = i;
             while (true)
             {
@@ -334,7 +353,7 @@ internal static class DefaultEncoderEscaper
 
     // Whether the writer writes the char as it is.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool IsPlain(ushort c) => c < 128 && s_asciiEscapes[c].Length == 0;
+    private static bool IsPlain(ushort c) => c < 128 && s_asciiOutput[c].Length == 1;
 
     // Copies a block (narrowed to bytes for ASCII output: a char that is not ASCII is escaped over its byte) and
     // returns a mask of the chars the writer escapes (bit k for the block's char k).
@@ -432,9 +451,9 @@ internal static class DefaultEncoderEscaper
     private static uint EscapeMask(Vector128<ushort> chars) =>
         OutsidePrintable(chars) | (HtmlOrQuote(Vector128.Narrow(chars, chars)) & 0xFF);
 
-    // The escape of the char at i, and of the low surrogate after it for a pair, written at w (which has room for six
-    // units per char left): the new w, with how many chars were read; -1 when the caller stops at an unpaired
-    // surrogate.
+    // What the writer writes for the char at i (the char itself, if it is plain ASCII), and for the low surrogate after
+    // it for a pair, written at w (which has room for six units per char left): the new w, with how many chars were
+    // read; -1 when the caller stops at an unpaired surrogate.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EscapeOne<TUnit>(ref ushort source, int length, int i, ref TUnit target, int w, bool stopAtUnpairedSurrogate, out int read)
         where TUnit : unmanaged
@@ -443,7 +462,7 @@ internal static class DefaultEncoderEscaper
         read = 1;
         if (c < 128)
         {
-            AsciiEscape escape = s_asciiEscapes[c];
+            AsciiEscape escape = s_asciiOutput[c];
             if (typeof(TUnit) == typeof(byte))
             {
                 ref byte at = ref Unsafe.Add(ref Unsafe.As<TUnit, byte>(ref target), w);
@@ -505,7 +524,7 @@ internal static class DefaultEncoderEscaper
         for (int c = 0; c < 128; c++)
         {
             block.Fill((ushort)c);
-            bool writerEscapes = s_asciiEscapes[c].Length != 0;
+            bool writerEscapes = !IsPlain((ushort)c);
             if ((EscapeMask(Vector128.Create((ushort)c)) != 0) != writerEscapes
                 || CopyBlock(ref MemoryMarshal.GetReference(block), ref MemoryMarshal.GetReference(copied)) != (writerEscapes ? 0xFFFFu : 0))
             {
@@ -556,8 +575,8 @@ internal static class DefaultEncoderEscaper
         return written[1..end];
     }
 
-    // One ASCII char's escape: its six chars at most, as the two moves that store them as chars (64 and 32 bits) and
-    // as bytes (32 and 16 bits), and how many there are.
+    // What the writer writes for one ASCII char, six chars at most: as the two moves that store them as chars (64 and
+    // 32 bits) and as bytes (32 and 16 bits), and how many there are.
     private readonly struct AsciiEscape
     {
         public readonly ulong Head;
@@ -577,7 +596,7 @@ internal static class DefaultEncoderEscaper
 
         public static AsciiEscape Of(string escape)
         {
-            Debug.Assert(escape.Length is > 0 and <= JsonConstants.MaxEscapedCharLength, "an escape of up to six chars");
+            Debug.Assert(escape.Length is > 0 and <= JsonConstants.MaxEscapedCharLength, "one char, or an escape of up to six");
             Span<char> chars = stackalloc char[JsonConstants.MaxEscapedCharLength];
             chars.Clear();
             escape.CopyTo(chars);
