@@ -266,6 +266,7 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         {
             _state.Buffer.GetSpan(_state.LastTextLength);
         }
+
         _state.Text.Start(
             _state.Sink.Start(_state.Buffer),
             _state.Gap,
