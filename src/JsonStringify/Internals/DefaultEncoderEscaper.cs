@@ -59,12 +59,25 @@ internal static class DefaultEncoderEscaper
             s_hexPairs[b] = new HexPair(Hex[b >> 4], Hex[b & 0xF]);
         }
 
-        for (char c = '\0'; c < 128; c++)
+        // The 128 ASCII chars as one string value, and the writer's text for it cut into each char's output: the char
+        // itself, a short escape (\n) or \uXXXX.
+        string ascii = string.Create(128, 0, static (chars, _) =>
         {
-            s_asciiOutput[c] = AsciiEscape.Of(WriteWithWriter(c.ToString(), propertyName: false));
+            for (int c = 0; c < chars.Length; c++)
+            {
+                chars[c] = (char)c;
+            }
+        });
+        string written = WriteWithWriter(ascii, propertyName: false);
+        int at = 0;
+        for (int c = 0; c < ascii.Length && at < written.Length; c++)
+        {
+            int length = written[at] != '\\' ? 1 : at + 1 < written.Length && written[at + 1] == 'u' ? JsonConstants.MaxEscapedCharLength : 2;
+            s_asciiOutput[c] = AsciiEscape.Of(written.AsSpan(at, Math.Min(length, written.Length - at)));
+            at += length;
         }
 
-        IsAvailable = SelfTest();
+        IsAvailable = at == written.Length && SelfTest();
     }
 
     /// <summary>
@@ -514,9 +527,10 @@ internal static class DefaultEncoderEscaper
         return w + JsonConstants.MaxEscapedCharLength;
     }
 
-    // The mask against the writer's answer for every ASCII char; then chars beyond ASCII (Latin-1, a line separator,
-    // a byte order mark, the last BMP char, pairs, unpaired surrogates in a name), alone and among plain chars in
-    // whole blocks and tails, escaped here as chars and as bytes, and by the writer as a value and as a name.
+    // The masks against the writer's answer for every ASCII char; then chars beyond ASCII (Latin-1, a line separator,
+    // a byte order mark, the last BMP char, pairs, unpaired surrogates in a name, a run of Cyrillic), alone and among
+    // plain chars in whole blocks and tails, escaped here as chars and as bytes, and by the writer as a value and as
+    // a name. One text for all, so that the check makes few calls at first use.
     private static bool SelfTest()
     {
         Span<ushort> block = stackalloc ushort[BlockLength];
@@ -532,24 +546,15 @@ internal static class DefaultEncoderEscaper
             }
         }
 
-        string[] samples =
-        [
-            "é\u00A0", "\u2028Ж€", "\uFEFF\uFFFF", "a😀b", "x\uD800y\uDC00", "<'+&>\"\\`\u007F\n\u001F",
-            "abcdefgh\u0080ijklmnop😀q\uDBFFrstuvwxyz0123456789<>", "0123456789abcdefghijklmnopqrstu\"",
-        ];
-        Span<char> escaped = stackalloc char[512];
-        Span<byte> ascii = stackalloc byte[512];
-        foreach (string sample in samples)
-        {
-            string ours = escaped[..Escape(sample, escaped, stopAtUnpairedSurrogate: false)].ToString();
-            string oursAscii = System.Text.Encoding.ASCII.GetString(ascii[..EscapeToAscii(sample, ascii, stopAtUnpairedSurrogate: false)]);
-            if (ours != oursAscii || ours != WriteWithWriter(sample, propertyName: false) || ours != WriteWithWriter(sample, propertyName: true))
-            {
-                return false;
-            }
-        }
-
-        return true;
+        // The samples in one text, apart (no two of them make a pair), each going through blocks, tails or both.
+        const string Samples = "é\u00A0|\u2028Ж€|\uFEFF\uFFFF|a😀b|x\uD800y\uDC00|<'+&>\"\\`\u007F\n\u001F|"
+            + "abcdefgh\u0080ijklmnop😀q\uDBFFrstuvwxyz0123456789<>|0123456789abcdefghijklmnopqrstu\"|"
+            + "абвгдеёжзийклмнопрстуфхцчшщъыьэюя";
+        Span<char> escaped = stackalloc char[Samples.Length * JsonConstants.MaxEscapedCharLength];
+        Span<byte> ascii = stackalloc byte[Samples.Length * JsonConstants.MaxEscapedCharLength];
+        string ours = escaped[..Escape(Samples, escaped, stopAtUnpairedSurrogate: false)].ToString();
+        string oursAscii = System.Text.Encoding.ASCII.GetString(ascii[..EscapeToAscii(Samples, ascii, stopAtUnpairedSurrogate: false)]);
+        return ours == oursAscii && ours == WriteWithWriter(Samples, propertyName: false) && ours == WriteWithWriter(Samples, propertyName: true);
     }
 
     // What a compact writer with the default encoder writes for text as a string value or as a property name, quotes
@@ -594,7 +599,7 @@ internal static class DefaultEncoderEscaper
             Length = length;
         }
 
-        public static AsciiEscape Of(string escape)
+        public static AsciiEscape Of(ReadOnlySpan<char> escape)
         {
             Debug.Assert(escape.Length is > 0 and <= JsonConstants.MaxEscapedCharLength, "one char, or an escape of up to six");
             Span<char> chars = stackalloc char[JsonConstants.MaxEscapedCharLength];
