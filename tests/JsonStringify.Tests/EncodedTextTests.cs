@@ -43,7 +43,7 @@ public class EncodedTextTests
         AssertSameBytes(V8GoldenTests.Data.Cases[name].Script, layout, V8GoldenTests.SerializerOptions);
 
     [Fact]
-    public void OnlyTheDefaultEncoderAndAnIndentationTakeTheText()
+    public void TheTextRouteIsForTheDefaultEncoderAndIndentsOfAtLeastOneChar()
     {
         Assert.True(DefaultEncoderEscaper.IsAvailable);
         Assert.True(TakesText(new JsonWriterOptions()));
