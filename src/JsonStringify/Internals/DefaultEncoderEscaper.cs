@@ -166,8 +166,8 @@ internal static class DefaultEncoderEscaper
         return new string(chars, 0, length);
     }
 
-    /// <summary>Whether <paramref name="text"/> has a char the writer escapes.</summary>
-    public static bool NeedsEscaping(ReadOnlySpan<char> text)
+    // Whether the text has a char the writer escapes.
+    private static bool NeedsEscaping(ReadOnlySpan<char> text)
     {
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(text));
         int length = text.Length;
