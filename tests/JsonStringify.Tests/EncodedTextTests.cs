@@ -87,6 +87,32 @@ public class EncodedTextTests
     }
 
     [Fact]
+    public void RawTextWithAnUnpairedSurrogateIsRefusedOnBothRoutes()
+    {
+        // A literal unpaired surrogate in raw text below the root, short and past the char buffer, into writers that
+        // skip validation (which take raw text as it is) and one that does not.
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue shortText = engine.Evaluate("({a: JSON.rawJSON('\"x\\ud800\"')})");
+        JsValue longText = engine.Evaluate("({a: 'b'.repeat(5000), c: JSON.rawJSON('\"x\\ud800\"')})");
+        foreach (JsValue value in (JsValue[])[shortText, longText])
+        {
+            foreach (Layout layout in Enum.GetValues<Layout>())
+            {
+                foreach (bool skipValidation in (bool[])[true, false])
+                {
+                    JsonWriterOptions text = Options(layout, encoder: null) with { SkipValidation = skipValidation };
+                    JsonWriterOptions tokens = Options(layout, JavaScriptEncoder.Create(UnicodeRanges.BasicLatin)) with { SkipValidation = skipValidation };
+                    Exception expected = Assert.ThrowsAny<Exception>(() => Write(serializer, value, null, tokens, Position.Root));
+                    Exception actual = Assert.ThrowsAny<Exception>(() => Write(serializer, value, null, text, Position.Root));
+                    Assert.Equal(expected.GetType(), actual.GetType());
+                    Assert.Equal(expected.Message, actual.Message);
+                }
+            }
+        }
+    }
+
+    [Fact]
     public void EveryCharIsEscapedAsTheWriterEscapesIt()
     {
         // Each UTF-16 code unit alone, as a value and as a name, then pairs and unpaired surrogates among other chars.

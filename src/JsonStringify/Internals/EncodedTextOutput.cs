@@ -316,12 +316,15 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
     }
 
     // Raw JSON below the root, as the token output writes it: checked as the writer checks it unless the writer skips
-    // validation; into an indented writer, laid out by the writer when the token output has the writer lay it out.
+    // validation; into an indented writer, laid out by the writer when the token output has the writer lay it out. A
+    // text with an unpaired surrogate (a char, not an escape) goes through the writer too, which refuses it as it
+    // refuses it from the token output; our transcoder would write U+FFFD.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteRawInText(string text)
     {
         JsonWriterOptions options = _state.Writer!.Options;
-        if (options.SkipValidation || (options.Indented && !Utf8JsonWriterOutput.IsLaidOutByWriter(text, options)))
+        if ((options.SkipValidation || (options.Indented && !Utf8JsonWriterOutput.IsLaidOutByWriter(text, options)))
+            && !Utf8JsonWriterOutput.HasUnpairedSurrogate(text))
         {
             _state.Text.WriteRaw(text);
             return;
