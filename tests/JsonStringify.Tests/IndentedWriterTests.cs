@@ -334,7 +334,7 @@ public class IndentedWriterTests
         },
         options);
 
-    private static string? WriteOrNull(JsonSerializer serializer, JsValue value, JsValue replacer, JsonWriterOptions layout, Position position)
+    internal static string? WriteOrNull(JsonSerializer serializer, JsValue value, JsValue replacer, JsonWriterOptions layout, Position position)
     {
         bool written = true;
         string text = Write(
