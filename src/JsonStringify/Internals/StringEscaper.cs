@@ -460,8 +460,9 @@ internal static class StringEscaper
 
     // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6); 0, writing
     // nothing, for a char that is not ASCII. The caller's write index stays its own (no ref to it), so that it can
-    // stay in a register in the caller's loop. Optimised from its first call, as EscapeOne is.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    // stay in a register in the caller's loop. Inlined: EscapeAscii is compiled optimised at its first call, without
+    // a profile, and the JIT's own budget would leave this out of its loops.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EscapeAsciiOne(ushort c, ref byte target)
     {
         if (c >= 0x80)
