@@ -26,7 +26,6 @@ internal sealed partial class Walker<TOutput> : IWalker
     private bool _pure;
     private bool _pureShapes;
     private bool _shapeReads;
-    private bool _internalCalls;
     private JsValue? _replacer;
     private PropertyList? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
@@ -74,7 +73,6 @@ internal sealed partial class Walker<TOutput> : IWalker
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
         _pure = replacer is null && _reader != PublicReader.Instance;
         _pureShapes = _pure && propertyList is null;
-        _internalCalls = _reader != PublicReader.Instance && JintInternals.CallAccessorWorks;
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
