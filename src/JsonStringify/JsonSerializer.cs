@@ -30,8 +30,6 @@ public sealed partial class JsonSerializer
 
     private readonly JsonSerializerOptions _options;
 
-    // Whether IsArray asks the engine's own operation through JintInternals (see IsArray).
-    private readonly bool _isArrayAccessor;
     private Options? _engineOptions;
     private ShapeCacheEntry[]? _shapeCache = new ShapeCacheEntry[JsonConstants.ShapeCacheSize];
 
@@ -54,7 +52,6 @@ public sealed partial class JsonSerializer
         Engine = engine;
         _options = options ?? JsonSerializerOptions.Default;
         Reader = _options.EnableFastPath && JintInternals.ShapeAccessorsWork ? ShapeReader.Instance : PublicReader.Instance;
-        _isArrayAccessor = _options.EnableFastPath && JintInternals.IsArrayAccessorWorks;
         _gate = EngineGate.For(engine);
         _resetsConstraints = Reader is ShapeReader && JintInternals.EvaluationStateAccessorWorks;
     }
@@ -183,7 +180,8 @@ public sealed partial class JsonSerializer
             return false;
         }
 
-        return _isArrayAccessor ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
+        // The engine's own operation through JintInternals, whose self-test runs at the first proxy a process meets.
+        return _options.EnableFastPath && JintInternals.IsArrayAccessorWorks ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
     }
 
     // JSON.stringify step 4.b: strings, numbers, and String and Number objects, in order (PropertyList drops the

@@ -7,7 +7,9 @@ using Jint.Native;
 using Jint.Native.Array;
 using Jint.Native.Error;
 using Jint.Native.Function;
+using Jint.Native.Json;
 using Jint.Native.Object;
+using Jint.Native.Symbol;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
 using Jint.Runtime.Interop;
@@ -350,23 +352,58 @@ internal static class JintInternals
     // the same order, with the same descriptors, including when the array is too short.
     private static bool ProbeTableReader(TableReader reader)
     {
+        // Built with the JSON parser and the public property operations, as the scripts `delete small.b`,
+        // `Object.defineProperty(small, ...)`, `large['k' + i] = i` and so on would: a probe script cost a new process
+        // 50-80 ms, mostly compiling Jint's interpreter.
         using var engine = new Engine();
-        engine.Execute("""
-            var small = {a: 1, b: 'x', c: null}; delete small.b; small.d = 2; small.b = 3;
-            Object.defineProperty(small, 'hidden', {value: 1, enumerable: false});
-            Object.defineProperty(small, 'getter', {get() { return 1; }, enumerable: true});
-            var large = {};
-            for (var i = 0; i < 40; i++) { large['k' + i] = i; }
-            for (var i = 0; i < 40; i += 3) { delete large['k' + i]; }
-            large[7] = 'seven'; large['01'] = 'x'; large.k0 = 'back'; large[Symbol.iterator] = 1;
-            var emptied = {a: 1}; delete emptied.a;
-            var ring = {};
-            for (var i = 0; i < 12; i++) { ring['k' + i] = i; }
-            delete ring.k0; delete ring.k1; delete ring.k2; ring.x = 1; ring.y = 2; ring.z = 3; ring.w = 4; ring.v = 5; delete ring.k5;
-            """);
-        foreach (string name in (string[])["small", "large", "emptied", "ring"])
+        var parser = new JsonParser(engine);
+        var small = (JsObject)parser.Parse("""{"a": 1, "b": "x", "c": null}""");
+        small.Delete("b");
+        small.Set("d", 2);
+        small.Set("b", 3);
+        small.DefineOwnProperty("hidden", new PropertyDescriptor(1, writable: false, enumerable: false, configurable: false));
+        var getter = new ClrFunction(engine, "get", (_, _) => 1);
+        small.DefineOwnProperty("getter", new GetSetPropertyDescriptor(getter, JsValue.Undefined, enumerable: true, configurable: false));
+
+        var large = (JsObject)parser.Parse("{}");
+        for (int i = 0; i < 40; i++)
         {
-            var o = (JsObject)engine.GetValue(name);
+            large.Set("k" + i, i);
+        }
+
+        for (int i = 0; i < 40; i += 3)
+        {
+            large.Delete("k" + i);
+        }
+
+        large.Set("7", "seven");
+        large.Set("01", "x");
+        large.Set("k0", "back");
+        large.Set(GlobalSymbolRegistry.Iterator, 1);
+
+        var emptied = (JsObject)parser.Parse("""{"a": 1}""");
+        emptied.Delete("a");
+
+        // Slots freed at the start of the ring and taken again after its end: the ring wraps around.
+        var ring = (JsObject)parser.Parse("{}");
+        for (int i = 0; i < 12; i++)
+        {
+            ring.Set("k" + i, i);
+        }
+
+        foreach (string key in (string[])["k0", "k1", "k2"])
+        {
+            ring.Delete(key);
+        }
+
+        foreach (string key in (string[])["x", "y", "z", "w", "v"])
+        {
+            ring.Set(key, 1);
+        }
+
+        ring.Delete("k5");
+        foreach (JsObject o in (JsObject[])[small, large, emptied, ring])
+        {
             object? table = PropertyTable(o);
             if (GetShape(o) is not null || table is null)
             {
@@ -544,9 +581,12 @@ internal static class JintInternals
     {
         try
         {
+            // The probe objects come from the JSON parser and the public property operations, not from scripts:
+            // compiling Jint's interpreter for probe scripts cost a new process most of this test's 54 ms.
             using var engine = new Engine();
-            var first = (JsObject)engine.Evaluate("({a: 1, b: 'two', c: {d: true}, e: null, f: 5.5})");
-            var second = (JsObject)engine.Evaluate("({a: 2, b: 'x', c: {}, e: 1, f: 0})");
+            var parser = new JsonParser(engine);
+            var first = (JsObject)parser.Parse("""{"a": 1, "b": "two", "c": {"d": true}, "e": null, "f": 5.5}""");
+            var second = (JsObject)parser.Parse("""{"a": 2, "b": "x", "c": {}, "e": 1, "f": 0}""");
             object? shape = GetShape(first);
             if (shape is null
                 || engine.Advanced.GetObjectRepresentation(first) != ObjectRepresentation.HiddenClass
@@ -592,15 +632,15 @@ internal static class JintInternals
                 return false;
             }
 
-            var empty = (JsObject)engine.Evaluate("({})");
+            var empty = (JsObject)parser.Parse("{}");
             if (!IsVirgin(empty) || IsVirgin(first) || empty.GetOwnPropertyKeys().Count != 0)
             {
                 return false;
             }
 
-            engine.Execute("var probe = {a: 1, b: 2}; delete probe.a;");
-            var deopted = (JsObject)engine.GetValue("probe");
-            var integerLike = (JsObject)engine.Evaluate("({1: 'x', a: 2})");
+            var deopted = (JsObject)parser.Parse("""{"a": 1, "b": 2}""");
+            deopted.Delete("a");
+            var integerLike = (JsObject)parser.Parse("""{"1": "x", "a": 2}""");
             object? integerShape = GetShape(integerLike);
             if (GetShape(deopted) is not null
                 || IsVirgin(deopted)
@@ -610,7 +650,7 @@ internal static class JintInternals
                 return false;
             }
 
-            var array = (JsArray)engine.Evaluate("[1, 'x', null, {}]");
+            var array = (JsArray)parser.Parse("""[1, "x", null, {}]""");
             JsValue?[]? dense = Dense(array);
             if (dense is null || dense.Length < array.Length || PropertyTable(array) is not null)
             {
@@ -618,11 +658,16 @@ internal static class JintInternals
             }
 
             // An own toJSON, as data or accessor, must show in the table; so must any other named property.
-            engine.Execute("var probeData = [1]; probeData.toJSON = 1; var probeAccessor = [2];"
-                + "Object.defineProperty(probeAccessor, 'toJSON', {get() { return 1; }}); var probeNamed = []; probeNamed.x = 1;");
-            foreach (string name in (string[])["probeData", "probeAccessor", "probeNamed"])
+            var withData = (JsArray)parser.Parse("[1]");
+            withData.Set("toJSON", 1);
+            var withAccessor = (JsArray)parser.Parse("[2]");
+            var getter = new ClrFunction(engine, "get", (_, _) => 1);
+            withAccessor.DefineOwnProperty("toJSON", new GetSetPropertyDescriptor(getter, JsValue.Undefined, enumerable: false, configurable: false));
+            var named = (JsArray)parser.Parse("[]");
+            named.Set("x", 2);
+            foreach (JsArray withTable in (JsArray[])[withData, withAccessor, named])
             {
-                if (PropertyTable((ObjectInstance)engine.GetValue(name)) is null)
+                if (PropertyTable(withTable) is null)
                 {
                     return false;
                 }
