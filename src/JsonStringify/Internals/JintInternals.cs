@@ -1,6 +1,6 @@
 using System.Diagnostics;
-using System.Linq.Expressions;
 using System.Reflection;
+using System.Reflection.Emit;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -227,12 +227,14 @@ internal static class JintInternals
             TableReader reader = CompileTableReader();
             return ProbeTableReader(reader) ? reader : null;
         }
-        catch (Exception e) when (IsAccessorFailure(e) || e is ArgumentException or InvalidOperationException)
+        catch (Exception e) when (IsAccessorFailure(e) || e is ArgumentException or InvalidOperationException or MemberAccessException)
         {
             return null;
         }
     }
 
+    // Emitted as IL into a DynamicMethod that may read private fields: System.Linq.Expressions did the same, but its
+    // compiler cost a new process 24-37 ms at the first table, and this takes about 5.
     private static TableReader CompileTableReader()
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
@@ -246,105 +248,187 @@ internal static class JintInternals
         FieldInfo nodeKey = nodeType.GetField("Key", Instance) ?? throw new MissingFieldException(nodeType.Name, "Key");
         FieldInfo nodeValue = nodeType.GetField("Value", Instance) ?? throw new MissingFieldException(nodeType.Name, "Value");
         FieldInfo nodeNext = nodeType.GetField("Next", Instance) ?? throw new MissingFieldException(nodeType.Name, "Next");
+        Type dictionaryType = dictionary.FieldType;
+        FieldInfo slotsField = dictionaryType.GetField("_entries", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
+        FieldInfo firstField = dictionaryType.GetField("_firstIndex", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_firstIndex");
+        FieldInfo countField = dictionaryType.GetField("_count", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_count");
+        Type slotType = slotsField.FieldType.GetElementType() ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
+        FieldInfo slotKey = slotType.GetField("key", Instance) ?? throw new MissingFieldException(slotType.Name, "key");
+        FieldInfo slotValue = slotType.GetField("value", Instance) ?? throw new MissingFieldException(slotType.Name, "value");
+        FieldInfo slotNext = slotType.GetField("next", Instance) ?? throw new MissingFieldException(slotType.Name, "next");
+
+        // The shapes the IL below assumes: classes for the table, its list, its nodes and its dictionary, structs for
+        // a key and a slot, ints for the ring's indexes, and descriptors for the values.
+        if (tableType.IsValueType || list.FieldType.IsValueType || nodeType.IsValueType || dictionaryType.IsValueType
+            || !keyName.DeclaringType!.IsValueType || nodeKey.FieldType != keyName.DeclaringType || slotKey.FieldType != keyName.DeclaringType
+            || keyName.FieldType != typeof(string) || nodeNext.FieldType != nodeType
+            || nodeValue.FieldType != typeof(PropertyDescriptor) || slotValue.FieldType != typeof(PropertyDescriptor)
+            || !slotType.IsValueType || firstField.FieldType != typeof(int) || countField.FieldType != typeof(int) || slotNext.FieldType != typeof(int))
+        {
+            throw new MissingFieldException(tableType.Name, "the table layout of Jint 4.18.0");
+        }
+
+        var method = new DynamicMethod("ReadPropertyTable", typeof(int), [typeof(object), typeof(TableEntry[])], typeof(JintInternals).Module, skipVisibility: true);
         FieldInfo entryName = typeof(TableEntry).GetField(nameof(TableEntry.Name))!;
         FieldInfo entryDescriptor = typeof(TableEntry).GetField(nameof(TableEntry.Descriptor))!;
+        ILGenerator il = method.GetILGenerator();
+        LocalBuilder count = il.DeclareLocal(typeof(int));
+        LocalBuilder typed = il.DeclareLocal(tableType);
+        LocalBuilder node = il.DeclareLocal(nodeType);
+        LocalBuilder source = il.DeclareLocal(dictionaryType);
+        LocalBuilder slots = il.DeclareLocal(slotsField.FieldType);
+        LocalBuilder mask = il.DeclareLocal(typeof(int));
+        LocalBuilder i = il.DeclareLocal(typeof(int));
+        LocalBuilder left = il.DeclareLocal(typeof(int));
+        Label end = il.DefineLabel();
 
-        ParameterExpression table = Expression.Parameter(typeof(object), "table");
-        ParameterExpression entries = Expression.Parameter(typeof(TableEntry[]), "entries");
-        ParameterExpression typed = Expression.Variable(tableType, "typed");
-        ParameterExpression count = Expression.Variable(typeof(int), "count");
-
-        // if (count < entries.Length) { entries[count].Name = key.Name; entries[count].Descriptor = value; } count++;
-        // The fields are assigned in place: the array holds structs, so no store needs a covariance check.
-        Expression Store(Expression key, Expression value) => Expression.Block(
-            Expression.IfThen(
-                Expression.LessThan(count, Expression.ArrayLength(entries)),
-                Expression.Block(
-                    Expression.Assign(Expression.Field(Expression.ArrayAccess(entries, count), entryName), Expression.Field(key, keyName)),
-                    Expression.Assign(Expression.Field(Expression.ArrayAccess(entries, count), entryDescriptor), value))),
-            Expression.PreIncrementAssign(count));
-
-        // for (var node = source._head; node != null; node = node.Next) Store(node.Key, node.Value);
-        Expression ReadList(Expression source)
-        {
-            ParameterExpression node = Expression.Variable(nodeType, "node");
-            LabelTarget end = Expression.Label("listEnd");
-            return Expression.Block(
-                [node],
-                Expression.Assign(node, Expression.Field(source, head)),
-                Expression.Loop(
-                    Expression.IfThenElse(
-                        Expression.NotEqual(node, Expression.Constant(null, nodeType)),
-                        Expression.Block(
-                            Store(Expression.Field(node, nodeKey), Expression.Field(node, nodeValue)),
-                            Expression.Assign(node, Expression.Field(node, nodeNext))),
-                        Expression.Break(end)),
-                    end));
-        }
+        // var typed = (HybridDictionary<PropertyDescriptor>)table; var count = 0 (locals start at zero);
+        il.Emit(OpCodes.Ldarg_0);
+        il.Emit(OpCodes.Castclass, tableType);
+        il.Emit(OpCodes.Stloc, typed);
 
         // The dictionary's entries, in the order its enumerator lists them: a ring of slots (its length a power of two)
         // from _firstIndex on, _count of them in use, skipping slots whose next is RemovedSlot.
-        // var slots = source._entries; var i = source._firstIndex;
-        // for (var left = source._count; left > 0; left--) { while (slots[i].next == RemovedSlot) i = (i + 1) & mask;
-        //     Store(slots[i].key, slots[i].value); i = (i + 1) & mask; }
-        Expression ReadDictionary(Expression source)
-        {
-            Type dictionaryType = source.Type;
-            FieldInfo slotsField = dictionaryType.GetField("_entries", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
-            FieldInfo firstField = dictionaryType.GetField("_firstIndex", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_firstIndex");
-            FieldInfo countField = dictionaryType.GetField("_count", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_count");
-            Type slotType = slotsField.FieldType.GetElementType() ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
-            FieldInfo slotKey = slotType.GetField("key", Instance) ?? throw new MissingFieldException(slotType.Name, "key");
-            FieldInfo slotValue = slotType.GetField("value", Instance) ?? throw new MissingFieldException(slotType.Name, "value");
-            FieldInfo slotNext = slotType.GetField("next", Instance) ?? throw new MissingFieldException(slotType.Name, "next");
-            if (!slotType.IsValueType || firstField.FieldType != typeof(int) || countField.FieldType != typeof(int) || slotNext.FieldType != typeof(int))
+        // var source = typed._dictionary; if (source != null) { var slots = source._entries; var mask = slots.Length - 1;
+        // var i = source._firstIndex; for (var left = source._count; left > 0; left--) {
+        //     while (slots[i].next == RemovedSlot) i = (i + 1) & mask; Store(slots[i].key.Name, slots[i].value); i = (i + 1) & mask; } }
+        Label readList = il.DefineLabel();
+        Label ringLoop = il.DefineLabel();
+        Label skipRemoved = il.DefineLabel();
+        Label found = il.DefineLabel();
+        il.Emit(OpCodes.Ldloc, typed);
+        il.Emit(OpCodes.Ldfld, dictionary);
+        il.Emit(OpCodes.Stloc, source);
+        il.Emit(OpCodes.Ldloc, source);
+        il.Emit(OpCodes.Brfalse, readList);
+        il.Emit(OpCodes.Ldloc, source);
+        il.Emit(OpCodes.Ldfld, slotsField);
+        il.Emit(OpCodes.Stloc, slots);
+        il.Emit(OpCodes.Ldloc, slots);
+        il.Emit(OpCodes.Ldlen);
+        il.Emit(OpCodes.Conv_I4);
+        il.Emit(OpCodes.Ldc_I4_1);
+        il.Emit(OpCodes.Sub);
+        il.Emit(OpCodes.Stloc, mask);
+        il.Emit(OpCodes.Ldloc, source);
+        il.Emit(OpCodes.Ldfld, firstField);
+        il.Emit(OpCodes.Stloc, i);
+        il.Emit(OpCodes.Ldloc, source);
+        il.Emit(OpCodes.Ldfld, countField);
+        il.Emit(OpCodes.Stloc, left);
+        il.MarkLabel(ringLoop);
+        il.Emit(OpCodes.Ldloc, left);
+        il.Emit(OpCodes.Ldc_I4_0);
+        il.Emit(OpCodes.Ble, end);
+        il.MarkLabel(skipRemoved);
+        il.Emit(OpCodes.Ldloc, slots);
+        il.Emit(OpCodes.Ldloc, i);
+        il.Emit(OpCodes.Ldelema, slotType);
+        il.Emit(OpCodes.Ldfld, slotNext);
+        il.Emit(OpCodes.Ldc_I4, RemovedSlot);
+        il.Emit(OpCodes.Bne_Un, found);
+        Step();
+        il.Emit(OpCodes.Br, skipRemoved);
+        il.MarkLabel(found);
+        Store(
+            () =>
             {
-                throw new MissingFieldException(dictionaryType.Name, "a ring of struct slots");
-            }
+                il.Emit(OpCodes.Ldloc, slots);
+                il.Emit(OpCodes.Ldloc, i);
+                il.Emit(OpCodes.Ldelema, slotType);
+                il.Emit(OpCodes.Ldflda, slotKey);
+                il.Emit(OpCodes.Ldfld, keyName);
+            },
+            () =>
+            {
+                il.Emit(OpCodes.Ldloc, slots);
+                il.Emit(OpCodes.Ldloc, i);
+                il.Emit(OpCodes.Ldelema, slotType);
+                il.Emit(OpCodes.Ldfld, slotValue);
+            });
+        Step();
+        il.Emit(OpCodes.Ldloc, left);
+        il.Emit(OpCodes.Ldc_I4_1);
+        il.Emit(OpCodes.Sub);
+        il.Emit(OpCodes.Stloc, left);
+        il.Emit(OpCodes.Br, ringLoop);
 
-            ParameterExpression slots = Expression.Variable(slotsField.FieldType, "slots");
-            ParameterExpression mask = Expression.Variable(typeof(int), "mask");
-            ParameterExpression i = Expression.Variable(typeof(int), "i");
-            ParameterExpression left = Expression.Variable(typeof(int), "left");
-            Expression Step() => Expression.Assign(i, Expression.And(Expression.Increment(i), mask));
-            LabelTarget end = Expression.Label("dictionaryEnd");
-            LabelTarget found = Expression.Label("found");
-            return Expression.Block(
-                [slots, mask, i, left],
-                Expression.Assign(slots, Expression.Field(source, slotsField)),
-                Expression.Assign(mask, Expression.Decrement(Expression.ArrayLength(slots))),
-                Expression.Assign(i, Expression.Field(source, firstField)),
-                Expression.Assign(left, Expression.Field(source, countField)),
-                Expression.Loop(
-                    Expression.IfThenElse(
-                        Expression.GreaterThan(left, Expression.Constant(0)),
-                        Expression.Block(
-                            Expression.Loop(
-                                Expression.IfThenElse(
-                                    Expression.Equal(Expression.Field(Expression.ArrayAccess(slots, i), slotNext), Expression.Constant(RemovedSlot)),
-                                    Step(),
-                                    Expression.Break(found)),
-                                found),
-                            Store(Expression.Field(Expression.ArrayAccess(slots, i), slotKey), Expression.Field(Expression.ArrayAccess(slots, i), slotValue)),
-                            Step(),
-                            Expression.PostDecrementAssign(left)),
-                        Expression.Break(end)),
-                    end));
+        // Otherwise the list, in insertion order: for (var node = typed._list?._head; node != null; node = node.Next)
+        // Store(node.Key.Name, node.Value);
+        Label hasList = il.DefineLabel();
+        Label nodeLoop = il.DefineLabel();
+        il.MarkLabel(readList);
+        il.Emit(OpCodes.Ldloc, typed);
+        il.Emit(OpCodes.Ldfld, list);
+        il.Emit(OpCodes.Dup);
+        il.Emit(OpCodes.Brtrue, hasList);
+        il.Emit(OpCodes.Pop);
+        il.Emit(OpCodes.Br, end);
+        il.MarkLabel(hasList);
+        il.Emit(OpCodes.Ldfld, head);
+        il.Emit(OpCodes.Stloc, node);
+        il.MarkLabel(nodeLoop);
+        il.Emit(OpCodes.Ldloc, node);
+        il.Emit(OpCodes.Brfalse, end);
+        Store(
+            () =>
+            {
+                il.Emit(OpCodes.Ldloc, node);
+                il.Emit(OpCodes.Ldflda, nodeKey);
+                il.Emit(OpCodes.Ldfld, keyName);
+            },
+            () =>
+            {
+                il.Emit(OpCodes.Ldloc, node);
+                il.Emit(OpCodes.Ldfld, nodeValue);
+            });
+        il.Emit(OpCodes.Ldloc, node);
+        il.Emit(OpCodes.Ldfld, nodeNext);
+        il.Emit(OpCodes.Stloc, node);
+        il.Emit(OpCodes.Br, nodeLoop);
+
+        il.MarkLabel(end);
+        il.Emit(OpCodes.Ldloc, count);
+        il.Emit(OpCodes.Ret);
+        return method.CreateDelegate<TableReader>();
+
+        // if (count < entries.Length) { entries[count].Name = <name>; entries[count].Descriptor = <descriptor>; }
+        // count++; the fields are assigned in place: the array holds structs, so no store needs a covariance check.
+        void Store(Action pushName, Action pushDescriptor)
+        {
+            Label full = il.DefineLabel();
+            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldarg_1);
+            il.Emit(OpCodes.Ldlen);
+            il.Emit(OpCodes.Conv_I4);
+            il.Emit(OpCodes.Bge, full);
+            il.Emit(OpCodes.Ldarg_1);
+            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            pushName();
+            il.Emit(OpCodes.Stfld, entryName);
+            il.Emit(OpCodes.Ldarg_1);
+            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            pushDescriptor();
+            il.Emit(OpCodes.Stfld, entryDescriptor);
+            il.MarkLabel(full);
+            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldc_I4_1);
+            il.Emit(OpCodes.Add);
+            il.Emit(OpCodes.Stloc, count);
         }
 
-        Expression dictionaryField = Expression.Field(typed, dictionary);
-        Expression listField = Expression.Field(typed, list);
-        BlockExpression body = Expression.Block(
-            typeof(int),
-            [typed, count],
-            Expression.Assign(typed, Expression.Convert(table, tableType)),
-            Expression.Assign(count, Expression.Constant(0)),
-            Expression.IfThenElse(
-                Expression.NotEqual(dictionaryField, Expression.Constant(null, dictionary.FieldType)),
-                ReadDictionary(dictionaryField),
-                Expression.IfThen(Expression.NotEqual(listField, Expression.Constant(null, list.FieldType)), ReadList(listField))),
-            count);
-        return Expression.Lambda<TableReader>(body, table, entries).Compile();
+        // i = (i + 1) & mask: the next slot of the ring.
+        void Step()
+        {
+            il.Emit(OpCodes.Ldloc, i);
+            il.Emit(OpCodes.Ldc_I4_1);
+            il.Emit(OpCodes.Add);
+            il.Emit(OpCodes.Ldloc, mask);
+            il.Emit(OpCodes.And);
+            il.Emit(OpCodes.Stloc, i);
+        }
     }
 
     // Tables small (a list) and large (a hash table, one whose slots wrapped around), with deleted, re-added,
