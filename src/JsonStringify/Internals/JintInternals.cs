@@ -321,9 +321,7 @@ internal static class JintInternals
         il.Emit(OpCodes.Ldc_I4_0);
         il.Emit(OpCodes.Ble, end);
         il.MarkLabel(skipRemoved);
-        il.Emit(OpCodes.Ldloc, slots);
-        il.Emit(OpCodes.Ldloc, i);
-        il.Emit(OpCodes.Ldelema, slotType);
+        LoadSlotAddress();
         il.Emit(OpCodes.Ldfld, slotNext);
         il.Emit(OpCodes.Ldc_I4, RemovedSlot);
         il.Emit(OpCodes.Bne_Un, found);
@@ -333,17 +331,13 @@ internal static class JintInternals
         Store(
             () =>
             {
-                il.Emit(OpCodes.Ldloc, slots);
-                il.Emit(OpCodes.Ldloc, i);
-                il.Emit(OpCodes.Ldelema, slotType);
+                LoadSlotAddress();
                 il.Emit(OpCodes.Ldflda, slotKey);
                 il.Emit(OpCodes.Ldfld, keyName);
             },
             () =>
             {
-                il.Emit(OpCodes.Ldloc, slots);
-                il.Emit(OpCodes.Ldloc, i);
-                il.Emit(OpCodes.Ldelema, slotType);
+                LoadSlotAddress();
                 il.Emit(OpCodes.Ldfld, slotValue);
             });
         Step();
@@ -417,6 +411,14 @@ internal static class JintInternals
             il.Emit(OpCodes.Ldc_I4_1);
             il.Emit(OpCodes.Add);
             il.Emit(OpCodes.Stloc, count);
+        }
+
+        // &slots[i]
+        void LoadSlotAddress()
+        {
+            il.Emit(OpCodes.Ldloc, slots);
+            il.Emit(OpCodes.Ldloc, i);
+            il.Emit(OpCodes.Ldelema, slotType);
         }
 
         // i = (i + 1) & mask: the next slot of the ring.
