@@ -234,7 +234,7 @@ internal static class JintInternals
     }
 
     // Emitted as IL into a DynamicMethod that may read private fields: System.Linq.Expressions did the same, but its
-    // compiler cost a new process 24-37 ms at the first table, and this takes about 5.
+    // compiler cost a new process 24-37 ms at the first table, and this takes about 5 ms.
     private static TableReader CompileTableReader()
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
