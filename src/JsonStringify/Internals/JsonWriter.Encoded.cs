@@ -29,10 +29,7 @@ internal sealed partial class JsonWriter
             }
         }
 
-        bool written = value.Length <= MaxInlineString
-            ? TryWriteShortEncoded(value, stopAtUnpairedSurrogate: true)
-            : TryWriteLongEncoded(value, stopAtUnpairedSurrogate: true);
-        if (!written)
+        if (!TryWriteEncoded(value, stopAtUnpairedSurrogate: true))
         {
             WriteString(value);
         }
@@ -60,15 +57,8 @@ internal sealed partial class JsonWriter
         }
 
         WriteSeparator(first);
-        if (name.Length <= MaxInlineString)
-        {
-            TryWriteShortEncoded(name, stopAtUnpairedSurrogate: false);
-        }
-        else
-        {
-            TryWriteLongEncoded(name, stopAtUnpairedSurrogate: false);
-        }
-
+        bool written = TryWriteEncoded(name, stopAtUnpairedSurrogate: false);
+        Debug.Assert(written, "a name never stops: its unpaired surrogates are written as U+FFFD");
         WriteChar(':');
         if (_gap.Length != 0)
         {
@@ -79,6 +69,13 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsShortEncoded(string value) =>
         (uint)(value.Length - DefaultEncoderEscaper.MinShortLength) <= DefaultEncoderEscaper.MaxShortLength - DefaultEncoderEscaper.MinShortLength;
+
+    // A string quoted and escaped as the writer escapes it, through the buffer or, when long, straight into the sink;
+    // false, with nothing written, when it stops at an unpaired surrogate.
+    private bool TryWriteEncoded(string value, bool stopAtUnpairedSurrogate) =>
+        value.Length <= MaxInlineString
+            ? TryWriteShortEncoded(value, stopAtUnpairedSurrogate)
+            : TryWriteLongEncoded(value, stopAtUnpairedSurrogate);
 
     // A string that fits the buffer, quoted; false, with nothing written, when it stops at an unpaired surrogate.
     private bool TryWriteShortEncoded(string value, bool stopAtUnpairedSurrogate)

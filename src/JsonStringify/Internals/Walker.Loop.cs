@@ -80,7 +80,7 @@ internal sealed partial class Walker<TOutput>
             else
             {
                 key = frame.Keys![(int)i];
-                quotedName = TOutput.QuotesNamesForTheDefaultEncoder ? _propertyList?.EncodedKeys[i] : _propertyList?.QuotedKeys[i];
+                quotedName = _propertyList is null ? null : QuotedNames(_propertyList)[i];
                 value = GetObserved(container, key);
             }
 
