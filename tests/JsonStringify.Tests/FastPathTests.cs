@@ -76,6 +76,10 @@ public class FastPathTests
         "var proto = {}; var a = {}; a['k'] = 1; var b = Object.create(proto); b['k'] = 2; Object.defineProperty(a, 'g', {get() { proto.toJSON = () => 'late'; return 0; }, enumerable: true}); JSON.stringify([a, b, {b: b}])",
         "var t = {}; t['s'] = 'x'; var u = {}; u['t'] = t; u['n'] = 1; JSON.stringify([u, u], (k, v) => typeof v === 'number' ? v + 1 : v)",
         "var t = {}; t['a'] = 1; t['toJSON'] = function () { delete this.toJSON; delete this.a; this.b = 2; return this; }; var u = {}; u['t'] = t; JSON.stringify([u, t])",
+        // tables read ahead and never opened (a toJSON on their prototype), before siblings and as the last property;
+        // and tables nested 40 deep, whose parents read on after the stack of open tables has grown under them
+        "var P = {toJSON() { return 'p'; }}; function mk(p, kv) { var o = Object.create(p); for (var k of Object.keys(kv)) o[k] = kv[k]; o.z = 0; delete o.z; return o; } var inner = mk(P, {a: 1}); var outer = mk(Object.prototype, {x: inner, y: mk(Object.prototype, {b: 2, c: inner}), w: 3}); JSON.stringify([outer, mk(Object.prototype, {q: outer, r: inner})])",
+        "var root = {}; var cur = root; for (var i = 0; i < 40; i++) { var n = {}; for (var j = 0; j < 3 + i % 9; j++) n['k' + j] = j; cur['c'] = n; cur['after'] = i; cur = n; } JSON.stringify([root, root.c])",
         // a replacer property list over hidden-class objects: keys the class lacks are looked up on the prototypes,
         // which may hold them (as values or getters) or gain them part-way through
         "JSON.stringify([{a: 1, b: 2}, {b: 3, c: 4}, {c: 5}], ['c', 'a', 'z', 'b'])",
@@ -119,9 +123,10 @@ public class FastPathTests
         Assert.Equal(Js.Run(builtin, script), expected);
     }
 
-    // The compiled table reader and the public GetOwnProperties it stands in for list the same properties, in the
-    // same order, with the same descriptors: tables small and large, with deletions, index keys and accessors, and
-    // large ones whose first keys were deleted and whose new keys went round to the start of the table's slots.
+    // The compiled table reader and the public GetOwnProperties it stands in for push the same properties, in the
+    // same order, with the same descriptors, and see the same toJSON: tables small and large, with deletions, index
+    // keys, accessors and a non-enumerable toJSON, and large ones whose first keys were deleted and whose new keys went
+    // round to the start of the table's slots; read onto stacks that hold other tables' properties below.
     [Fact]
     public void TableReaderAgreesWithThePublicOne()
     {
@@ -134,6 +139,7 @@ public class FastPathTests
               for (var i = 0; i < n; i += 4) { delete t['k' + i]; }
               t['k0'] = 'again';
               Object.defineProperty(t, 'hidden', {value: 1, enumerable: false});
+              if (n === 1) { Object.defineProperty(t, 'toJSON', {value: 1, enumerable: false}); }
               Object.defineProperty(t, 'got', {get() { return 1; }, enumerable: true});
               t[Symbol('s')] = 1;
               tables.push(t);
@@ -148,17 +154,23 @@ public class FastPathTests
             }
             """);
         var tables = (JsArray)engine.GetValue("tables");
-        var fast = new TableProperties();
-        var slow = new TableProperties();
+        var fast = new TableStack();
+        var slow = new TableStack();
         for (uint i = 0; i < tables.Length; i++)
         {
             var table = (Jint.Native.JsObject)tables[i];
             Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(table));
-            JintInternals.ReadTable(table, fast);
-            ShapeReader.ReadTablePublic(table, slow);
-            string[] names = [.. fast.Entries.AsSpan(0, fast.Count).ToArray().Select(e => e.Name)];
-            Assert.Equal(slow.Entries.AsSpan(0, slow.Count).ToArray().Select(e => e.Name), names);
-            Assert.Equal(slow.Entries.AsSpan(0, slow.Count).ToArray().Select(e => e.Descriptor), fast.Entries.AsSpan(0, fast.Count).ToArray().Select(e => e.Descriptor));
+
+            // Onto stacks that hold the previous table already, as they do for an object nested in another.
+            TableSegment fastSegment = JintInternals.ReadTable(table, fast);
+            TableSegment slowSegment = ShapeReader.ReadTablePublic(table, slow);
+            Assert.Equal(slowSegment, fastSegment);
+            TableEntry[] read = fast.Entries.AsSpan(fastSegment.Start, fastSegment.Count).ToArray();
+            TableEntry[] expected = slow.Entries.AsSpan(slowSegment.Start, slowSegment.Count).ToArray();
+            string[] names = [.. read.Select(e => e.Name)];
+            Assert.Equal(expected.Select(e => e.Name), names);
+            Assert.Equal(expected.Select(e => e.Descriptor), read.Select(e => e.Descriptor));
+            Assert.Equal(i == 0, fastSegment.HasToJson);
             if (i < 8)
             {
                 Assert.Contains("got", names);
@@ -168,8 +180,12 @@ public class FastPathTests
             {
                 Assert.Equal(tables[i].AsObject().GetOwnPropertyKeys().Select(k => k.ToString()), names);
             }
-            fast.Clear();
-            slow.Clear();
+
+            if (i % 2 == 1)
+            {
+                fast.PopTo(fastSegment.Start);
+                slow.PopTo(slowSegment.Start);
+            }
         }
     }
 

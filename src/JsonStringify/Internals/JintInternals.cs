@@ -34,9 +34,13 @@ internal static class JintInternals
     private static readonly Lazy<bool> s_evaluationStateAccessorWorks = new(ProbeEvaluationStateAccessor);
     private static readonly Lazy<TableReader?> s_tableReader = new(CreateTableReader);
 
-    // Reads every entry of a property table (a HybridDictionary<PropertyDescriptor>) in its enumeration order: the
-    // names and descriptors that fit into the array, and how many entries there are.
-    private delegate int TableReader(object table, TableEntry[] entries);
+    // Reads a property table (a HybridDictionary<PropertyDescriptor>) in its enumeration order: of its enumerable
+    // entries, the names and descriptors that fit into the array from start on, and how many there are; and the kinds
+    // of all its names, enumerable or not.
+    private delegate int TableReader(object table, TableEntry[] entries, int start, out TableNameKinds kinds);
+
+    // The table reader once it has compiled and passed its self-test: a plain field, since every table asks for it.
+    private static TableReader? s_readyTableReader;
     private static readonly Lazy<bool> s_isArrayAccessorWorks = new(ProbeIsArrayAccessor);
     private static readonly Lazy<bool> s_rangeErrorAccessorWorks = new(ProbeRangeErrorAccessor);
 
@@ -92,30 +96,32 @@ internal static class JintInternals
             : EngineCall(engine, callable, thisObject, arguments, null);
 
     /// <summary>Whether the property-table reader compiled and passed its self-test (and the suite allows it).</summary>
-    public static bool TableReaderWorks => !ForcePublicReader && s_tableReader.Value is not null;
+    public static bool TableReaderWorks => !ForcePublicReader && (s_readyTableReader ??= s_tableReader.Value) is not null;
 
     /// <summary>
-    /// Reads the property table of a plain object in dictionary mode (no hidden class) into
-    /// <paramref name="properties"/>, which must be empty: its enumerable string-keyed properties in
-    /// [[OwnPropertyKeys]] order, without a JsString per key. Only after <see cref="TableReaderWorks"/>.
+    /// Reads the property table of a plain object in dictionary mode (no hidden class) onto
+    /// <paramref name="tables"/>: its enumerable string-keyed properties in [[OwnPropertyKeys]] order, without a
+    /// JsString per key. Only after <see cref="TableReaderWorks"/>.
     /// </summary>
-    public static void ReadTable(JsObject o, TableProperties properties)
+    public static TableSegment ReadTable(JsObject o, TableStack tables)
     {
-        Debug.Assert(properties.Count == 0 && GetShape(o) is null, "an empty list, and an object in dictionary mode");
-        TableReader reader = s_tableReader.Value!;
+        Debug.Assert(GetShape(o) is null, "an object in dictionary mode");
+        // Set once TableReaderWorks has said yes; the suite's own test of the reader calls this without asking.
+        TableReader reader = s_readyTableReader ?? s_tableReader.Value!;
         object? table = PropertyTable(o);
         int read = 0;
+        TableNameKinds kinds = TableNameKinds.None;
         if (table is not null)
         {
-            read = reader(table, properties.Entries);
-            if (read > properties.Capacity)
+            read = reader(table, tables.Entries, tables.Top, out kinds);
+            if (read > tables.Room)
             {
-                properties.EnsureCapacity(read);
-                read = reader(table, properties.Entries);
+                tables.EnsureRoom(read);
+                read = reader(table, tables.Entries, tables.Top, out kinds);
             }
         }
 
-        properties.Keep(read);
+        return tables.Push(read, kinds);
     }
 
     /// <summary>The options <paramref name="engine"/> was created with, or null where Jint does not expose them.</summary>
@@ -268,11 +274,23 @@ internal static class JintInternals
             throw new MissingFieldException(tableType.Name, "the table layout of Jint 4.18.0");
         }
 
-        var method = new DynamicMethod("ReadPropertyTable", typeof(int), [typeof(object), typeof(TableEntry[])], typeof(JintInternals).Module, skipVisibility: true);
+        // The first parameter is the delegate's target and goes unused: a delegate closed over its first argument calls
+        // the method directly, where an open static one goes through a shuffle thunk on every call.
+        var method = new DynamicMethod(
+            "ReadPropertyTable",
+            typeof(int),
+            [typeof(object), typeof(object), typeof(TableEntry[]), typeof(int), typeof(TableNameKinds).MakeByRefType()],
+            typeof(JintInternals).Module,
+            skipVisibility: true);
         FieldInfo entryName = typeof(TableEntry).GetField(nameof(TableEntry.Name))!;
         FieldInfo entryDescriptor = typeof(TableEntry).GetField(nameof(TableEntry.Descriptor))!;
+        MethodInfo kindOf = typeof(TableEntry).GetMethod(nameof(TableEntry.KindOf))!;
+        MethodInfo isEnumerable = typeof(PropertyDescriptor).GetProperty(nameof(PropertyDescriptor.Enumerable))!.GetMethod!;
         ILGenerator il = method.GetILGenerator();
         LocalBuilder count = il.DeclareLocal(typeof(int));
+        LocalBuilder kinds = il.DeclareLocal(typeof(int));
+        LocalBuilder name = il.DeclareLocal(typeof(string));
+        LocalBuilder descriptor = il.DeclareLocal(typeof(PropertyDescriptor));
         LocalBuilder typed = il.DeclareLocal(tableType);
         LocalBuilder node = il.DeclareLocal(nodeType);
         LocalBuilder source = il.DeclareLocal(dictionaryType);
@@ -282,8 +300,8 @@ internal static class JintInternals
         LocalBuilder left = il.DeclareLocal(typeof(int));
         Label end = il.DefineLabel();
 
-        // var typed = (HybridDictionary<PropertyDescriptor>)table; var count = 0 (locals start at zero);
-        il.Emit(OpCodes.Ldarg_0);
+        // var typed = (HybridDictionary<PropertyDescriptor>)table; var count = 0, kinds = 0 (locals start at zero);
+        il.Emit(OpCodes.Ldarg_1);
         il.Emit(OpCodes.Castclass, tableType);
         il.Emit(OpCodes.Stloc, typed);
 
@@ -381,36 +399,64 @@ internal static class JintInternals
         il.Emit(OpCodes.Stloc, node);
         il.Emit(OpCodes.Br, nodeLoop);
 
+        // kinds (out) = the kinds seen; return count;
         il.MarkLabel(end);
+        il.Emit(OpCodes.Ldarg_S, (byte)4);
+        il.Emit(OpCodes.Ldloc, kinds);
+        il.Emit(OpCodes.Stind_I4);
         il.Emit(OpCodes.Ldloc, count);
         il.Emit(OpCodes.Ret);
-        return method.CreateDelegate<TableReader>();
+        return method.CreateDelegate<TableReader>(method);
 
-        // if (count < entries.Length) { entries[count].Name = <name>; entries[count].Descriptor = <descriptor>; }
-        // count++; the fields are assigned in place: the array holds structs, so no store needs a covariance check.
+        // var name = <name>; var descriptor = <descriptor>; kinds |= TableEntry.KindOf(name);
+        // if (descriptor.Enumerable) { if (start + count < entries.Length) { entries[start + count].Name = name;
+        // entries[start + count].Descriptor = descriptor; } count++; }
+        // The fields are assigned in place: the array holds structs, so no store needs a covariance check.
         void Store(Action pushName, Action pushDescriptor)
         {
             Label full = il.DefineLabel();
-            il.Emit(OpCodes.Ldloc, count);
-            il.Emit(OpCodes.Ldarg_1);
+            Label skip = il.DefineLabel();
+            pushName();
+            il.Emit(OpCodes.Stloc, name);
+            pushDescriptor();
+            il.Emit(OpCodes.Stloc, descriptor);
+            il.Emit(OpCodes.Ldloc, kinds);
+            il.Emit(OpCodes.Ldloc, name);
+            il.Emit(OpCodes.Call, kindOf);
+            il.Emit(OpCodes.Or);
+            il.Emit(OpCodes.Stloc, kinds);
+            il.Emit(OpCodes.Ldloc, descriptor);
+            il.Emit(OpCodes.Callvirt, isEnumerable);
+            il.Emit(OpCodes.Brfalse, skip);
+            LoadIndex();
+            il.Emit(OpCodes.Ldarg_2);
             il.Emit(OpCodes.Ldlen);
             il.Emit(OpCodes.Conv_I4);
             il.Emit(OpCodes.Bge, full);
-            il.Emit(OpCodes.Ldarg_1);
-            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldarg_2);
+            LoadIndex();
             il.Emit(OpCodes.Ldelema, typeof(TableEntry));
-            pushName();
+            il.Emit(OpCodes.Ldloc, name);
             il.Emit(OpCodes.Stfld, entryName);
-            il.Emit(OpCodes.Ldarg_1);
-            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Ldarg_2);
+            LoadIndex();
             il.Emit(OpCodes.Ldelema, typeof(TableEntry));
-            pushDescriptor();
+            il.Emit(OpCodes.Ldloc, descriptor);
             il.Emit(OpCodes.Stfld, entryDescriptor);
             il.MarkLabel(full);
             il.Emit(OpCodes.Ldloc, count);
             il.Emit(OpCodes.Ldc_I4_1);
             il.Emit(OpCodes.Add);
             il.Emit(OpCodes.Stloc, count);
+            il.MarkLabel(skip);
+        }
+
+        // start + count: where the next entry goes.
+        void LoadIndex()
+        {
+            il.Emit(OpCodes.Ldarg_3);
+            il.Emit(OpCodes.Ldloc, count);
+            il.Emit(OpCodes.Add);
         }
 
         // &slots[i]
@@ -434,8 +480,9 @@ internal static class JintInternals
     }
 
     // Tables small (a list) and large (a hash table, one whose slots wrapped around), with deleted, re-added,
-    // integer-like, non-enumerable and accessor keys: the reader must list what the public GetOwnProperties lists, in
-    // the same order, with the same descriptors, including when the array is too short.
+    // integer-like, non-enumerable and accessor keys and a non-enumerable toJSON: the reader must list the enumerable
+    // ones of what the public GetOwnProperties lists, in the same order, with the same descriptors, from any start and
+    // when the array is too short; and note the kinds of all the names.
     private static bool ProbeTableReader(TableReader reader)
     {
         // Built with the JSON parser and the public property operations, as the scripts `delete small.b`,
@@ -448,6 +495,7 @@ internal static class JintInternals
         small.Set("d", 2);
         small.Set("b", 3);
         small.DefineOwnProperty("hidden", new PropertyDescriptor(1, writable: false, enumerable: false, configurable: false));
+        small.DefineOwnProperty(JsonConstants.ToJsonName, new PropertyDescriptor(1, writable: false, enumerable: false, configurable: false));
         var getter = new ClrFunction(engine, "get", (_, _) => 1);
         small.DefineOwnProperty("getter", new GetSetPropertyDescriptor(getter, JsValue.Undefined, enumerable: true, configurable: false));
 
@@ -496,16 +544,25 @@ internal static class JintInternals
                 return false;
             }
 
-            var expected = o.GetOwnProperties().Where(p => p.Key.Type == Types.String).ToList();
-            var entries = new TableEntry[expected.Count];
-            if (reader(table, entries) != expected.Count || (expected.Count > 1 && reader(table, new TableEntry[1]) != expected.Count))
+            var keys = o.GetOwnProperties().Where(p => p.Key.Type == Types.String).ToList();
+            var expected = keys.Where(p => p.Value.Enumerable).ToList();
+            TableNameKinds expectedKinds = TableNameKinds.None;
+            foreach (KeyValuePair<JsValue, PropertyDescriptor> key in keys)
+            {
+                expectedKinds |= TableEntry.KindOf(key.Key.ToString());
+            }
+
+            // Read from the second entry on, as onto a stack that holds one already, and into an array too short.
+            var entries = new TableEntry[expected.Count + 1];
+            if (reader(table, entries, 1, out TableNameKinds kinds) != expected.Count || kinds != expectedKinds
+                || (expected.Count > 1 && reader(table, new TableEntry[1], 0, out _) != expected.Count))
             {
                 return false;
             }
 
             for (int i = 0; i < expected.Count; i++)
             {
-                if (entries[i].Name != expected[i].Key.ToString() || !ReferenceEquals(entries[i].Descriptor, expected[i].Value))
+                if (entries[i + 1].Name != expected[i].Key.ToString() || !ReferenceEquals(entries[i + 1].Descriptor, expected[i].Value))
                 {
                     return false;
                 }

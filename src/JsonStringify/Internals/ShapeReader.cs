@@ -57,40 +57,41 @@ internal sealed class ShapeReader : ValueReader
 
     // Through the compiled table reader where it works: no JsString per key. Otherwise the public GetOwnProperties
     // lists the same entries in the same order.
-    public override bool TryGetTableProperties(ObjectInstance o, TableProperties properties)
+    public override bool TryReadTable(ObjectInstance o, TableStack tables, out TableSegment segment)
     {
         if (o is not JsObject plain || !IsTable(plain))
         {
+            segment = default;
             return false;
         }
 
-        if (JintInternals.TableReaderWorks)
-        {
-            JintInternals.ReadTable(plain, properties);
-        }
-        else
-        {
-            ReadTablePublic(plain, properties);
-        }
-
+        segment = JintInternals.TableReaderWorks ? JintInternals.ReadTable(plain, tables) : ReadTablePublic(plain, tables);
         return true;
     }
 
     /// <summary>What <see cref="JintInternals.ReadTable"/> reads, through the public GetOwnProperties (a JsString per key).</summary>
-    public static void ReadTablePublic(JsObject plain, TableProperties properties)
+    public static TableSegment ReadTablePublic(JsObject plain, TableStack tables)
     {
         int read = 0;
+        TableNameKinds kinds = TableNameKinds.None;
         foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
         {
-            if (property.Key.Type == Types.String)
+            if (property.Key.Type != Types.String)
             {
-                properties.EnsureCapacity(read + 1);
-                properties.Entries[read] = new TableEntry { Name = property.Key.ToString(), Descriptor = property.Value };
+                continue;
+            }
+
+            string name = property.Key.ToString();
+            kinds |= TableEntry.KindOf(name);
+            if (property.Value.Enumerable)
+            {
+                tables.EnsureRoom(read + 1);
+                tables.Entries[tables.Top + read] = new TableEntry { Name = name, Descriptor = property.Value };
                 read++;
             }
         }
 
-        properties.Keep(read);
+        return tables.Push(read, kinds);
     }
 
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);

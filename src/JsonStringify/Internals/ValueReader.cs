@@ -110,11 +110,15 @@ internal abstract class ValueReader
 
     /// <summary>
     /// For an ordinary object whose properties are kept in a table rather than a hidden class: its enumerable own
-    /// string-keyed properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass into
-    /// <paramref name="properties"/> (empty on entry). False (and nothing read) when the reader cannot do that for
-    /// <paramref name="o"/>.
+    /// string-keyed properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass and pushed onto
+    /// <paramref name="tables"/> as <paramref name="segment"/>. False (and nothing read) when the reader cannot do that
+    /// for <paramref name="o"/>.
     /// </summary>
-    public virtual bool TryGetTableProperties(ObjectInstance o, TableProperties properties) => false;
+    public virtual bool TryReadTable(ObjectInstance o, TableStack tables, out TableSegment segment)
+    {
+        segment = default;
+        return false;
+    }
 
     /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
     public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;

@@ -190,10 +190,10 @@ internal sealed partial class Walker<TOutput>
     private void RunTableObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
-        TableProperties table = frame.Properties!;
         while (frame.Index < frame.Count)
         {
-            ref TableEntry entry = ref table.Entries[(int)frame.Index++];
+            // Asked for again for each property: reading a child's table may have grown the stack.
+            ref TableEntry entry = ref _tables.Entries[frame.TableStart + (int)frame.Index++];
             string name = entry.Name;
             PropertyDescriptor descriptor = entry.Descriptor;
             JsValue? key = null;
@@ -334,7 +334,9 @@ internal sealed partial class Walker<TOutput>
 
         if (frame.Kind == FrameKind.TableObject)
         {
-            RecycleTable(ref frame);
+            // A table read ahead for a child that was not opened is above this one's on the stack.
+            DropTableReadAhead();
+            _tables.PopTo(frame.TableStart);
         }
 
         Exit();
@@ -342,12 +344,5 @@ internal sealed partial class Walker<TOutput>
         {
             CheckWork();
         }
-    }
-
-    private void RecycleTable(ref Frame frame)
-    {
-        TableProperties properties = frame.Properties!;
-        frame.Properties = null;
-        Recycle(properties);
     }
 }

@@ -82,10 +82,10 @@ internal sealed partial class Walker<TOutput>
             frame.AbsentKeys = AbsentKeys(o.Prototype);
             frame.Epoch = _epoch;
         }
-        else if (_propertyList is null && TakeTableProperties(o) is { } properties)
+        else if (_propertyList is null && TakeTable(o, out TableSegment table))
         {
-            frame.Start(FrameKind.TableObject, (ulong)properties.Count);
-            frame.Properties = properties;
+            frame.Start(FrameKind.TableObject, (ulong)table.Count);
+            frame.TableStart = table.Start;
             frame.Epoch = _epoch;
         }
         else

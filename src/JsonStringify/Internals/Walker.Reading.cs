@@ -28,15 +28,15 @@ internal sealed partial class Walker<TOutput>
 
     private int _nextAbsentEntry;
 
+    // The properties of the table objects read and not yet closed.
+    private readonly TableStack _tables = new();
+
     // A table object's properties, read when its toJSON lookup was proved empty, for OpenObject to take if nothing has
-    // run since: the object, and the epoch at which it was read.
-    private TableProperties? _tableAhead;
-
+    // run since: the object (null when there is none), its segment, which is the top of the stack, and the epoch at
+    // which it was read.
     private JsObject? _tableAheadOwner;
+    private TableSegment _tableAhead;
     private int _tableAheadEpoch;
-
-    // Emptied property lists of table objects, for reuse.
-    private readonly Stack<TableProperties> _spareTables = new();
 
     // Hidden classes seen, direct-mapped by identity hash: each one's layout, or null when it is not usable (an
     // integer-like key, an accessor, a non-enumerable property). Documents use few classes, many times. The cache is
@@ -62,29 +62,28 @@ internal sealed partial class Walker<TOutput>
     // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its table is
     // read now (which runs no user code) and kept for OpenObject, which comes next when the answer is yes.
     private bool IsPureTable(JsObject plain) =>
-        ShapeReader.IsTable(plain) && ReadTableAhead(plain) is { HasToJson: false } && IsPrototypeChainFreeOfToJson(plain.Prototype);
+        ShapeReader.IsTable(plain) && ReadTableAhead(plain, out TableSegment table) && !table.HasToJson && IsPrototypeChainFreeOfToJson(plain.Prototype);
 
-    private TableProperties? ReadTableAhead(JsObject plain)
+    private bool ReadTableAhead(JsObject plain, out TableSegment table)
     {
         DropTableReadAhead();
-        TableProperties? properties = TryGetTableProperties(plain);
-        if (properties is not null)
+        if (!TryReadTable(plain, out table))
         {
-            _tableAhead = properties;
-            _tableAheadOwner = plain;
-            _tableAheadEpoch = _epoch;
+            return false;
         }
 
-        return properties;
+        _tableAheadOwner = plain;
+        _tableAhead = table;
+        _tableAheadEpoch = _epoch;
+        return true;
     }
 
     private void DropTableReadAhead()
     {
-        if (_tableAhead is { } stale)
+        if (_tableAheadOwner is not null)
         {
-            _tableAhead = null;
             _tableAheadOwner = null;
-            Recycle(stale);
+            _tables.PopTo(_tableAhead.Start);
         }
     }
 
@@ -305,40 +304,22 @@ internal sealed partial class Walker<TOutput>
     // A table object: a plain object whose properties are in a table, so that looking one up runs no user code.
     private bool IsTable(ObjectInstance o) => _shapeReads && o is JsObject plain && ShapeReader.IsTable(plain);
 
-    // The table read ahead for o while no user code has run since, or else a new read.
-    private TableProperties? TakeTableProperties(ObjectInstance o)
+    // The table read ahead for o while no user code has run since, or else a new read; it stays on the stack until o
+    // closes.
+    private bool TakeTable(ObjectInstance o, out TableSegment table)
     {
-        if (_tableAhead is { } ahead && ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch)
+        if (ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch)
         {
-            _tableAhead = null;
             _tableAheadOwner = null;
-            return ahead;
+            table = _tableAhead;
+            return true;
         }
 
         DropTableReadAhead();
-        return TryGetTableProperties(o);
+        return TryReadTable(o, out table);
     }
 
-    private TableProperties? TryGetTableProperties(ObjectInstance o)
-    {
-        TableProperties properties = _spareTables.TryPop(out TableProperties? spare) ? spare : new TableProperties();
-        if (_reader.TryGetTableProperties(o, properties))
-        {
-            return properties;
-        }
-
-        _spareTables.Push(properties);
-        return null;
-    }
-
-    private void Recycle(TableProperties properties)
-    {
-        properties.Clear();
-        if (properties.Capacity <= JsonConstants.MaxRetainedTableCapacity)
-        {
-            _spareTables.Push(properties);
-        }
-    }
+    private bool TryReadTable(ObjectInstance o, out TableSegment table) => _reader.TryReadTable(o, _tables, out table);
 
     // For one prototype: which listed keys its chain lacks (Usable false when the chain has a non-ordinary object), as
     // worked out at Epoch.

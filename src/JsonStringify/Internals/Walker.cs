@@ -106,6 +106,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         Debug.Assert(_shapeCache is null || _shapeCache == _ownShapeCache, "the serializer's cache went back inside the gate");
         _shapeCache = null;
         DropTableReadAhead();
+        _tables.Reset();
         Array.Clear(_frames, 0, _framesUsed);
         _framesUsed = 0;
 
@@ -192,7 +193,8 @@ internal sealed partial class Walker<TOutput> : IWalker
 
         public List<JsValue>? Keys;
 
-        public TableProperties? Properties;
+        // Where a table object's properties start on the walker's TableStack.
+        public int TableStart;
 
         public int[]? Slots;
 
