@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
@@ -119,7 +120,7 @@ internal sealed partial class Walker<TOutput>
 
         if (value is JsObject table)
         {
-            OpenObject(table);
+            OpenPureTable(table);
             return true;
         }
 
@@ -133,6 +134,20 @@ internal sealed partial class Walker<TOutput>
         CheckEnter(array);
         _writer.WriteEmptyArray();
         return false;
+    }
+
+    // OpenObject for a table object whose properties IsPure has just read ahead, with no property list: they are its
+    // keys, and nothing has run since.
+    private void OpenPureTable(JsObject o)
+    {
+        Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
+        Enter(o);
+        _writer.StartObject();
+        ref Frame frame = ref _frames[_depth - 1];
+        frame.Start(FrameKind.TableObject, (ulong)_tableAhead.Count);
+        frame.TableStart = _tableAhead.Start;
+        frame.Epoch = _epoch;
+        _tableAheadOwner = null;
     }
 
     // OpenObject for an object already known to have a usable hidden class, and no property list.
