@@ -61,16 +61,16 @@ internal sealed partial class Walker<TOutput>
                 {
                     int slot = slots[i];
                     lacksKey = slot < 0;
-                    read = slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.TryGetSlot(container, slot) : null;
+                    read = slot >= 0 ? PurityProof.TryReadSlot(container, frame.Shape!, slot) : null;
                 }
                 else
                 {
-                    PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
+                    PropertyDescriptor? own = PurityProof.OwnTableProperty(container, key);
                     lacksKey = own == PropertyDescriptor.Undefined;
                     read = own is not null && own.GetType() == typeof(PropertyDescriptor) && own.IsDataDescriptor() ? own.Value : null;
                 }
 
-                if (lacksKey && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
+                if (lacksKey && frame.Epoch == _proof.Epoch && frame.AbsentKeys is { } absent && absent[i])
                 {
                     continue;
                 }
@@ -101,14 +101,14 @@ internal sealed partial class Walker<TOutput>
 
             // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
             JsValue value;
-            if (!(_shapeReads && ShapeReader.TryGetDenseElement(container, i, out value)))
+            if (!_proof.TryGetDenseElement(container, i, out value))
             {
                 value = _reader.GetElement(container, i);
 
                 // A hole reads the prototype chain, and other arrays may have getters or traps.
-                InvalidatePurity();
+                _proof.UserCodeMayHaveRun();
             }
-            else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
+            else if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? shape, out ShapeLayout? layout))
             {
                 bool opened = OpenPure(value, shape, layout);
                 CountWork();
@@ -159,10 +159,10 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
+            if (PurityProof.TryReadSlot(container, frame.Shape!, (int)i) is { } slotValue)
             {
                 value = slotValue;
-                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+                if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? childShape, out ShapeLayout? childLayout))
                 {
                     if (OpenPureProperty(ref frame, key, QuotedNames(layout)[i], quoted: true, value, childShape, childLayout))
                     {
@@ -193,15 +193,15 @@ internal sealed partial class Walker<TOutput>
         while (frame.Index < frame.Count)
         {
             // Asked for again for each property: reading a child's table may have grown the stack.
-            ref TableEntry entry = ref _tables.Entries[frame.TableStart + (int)frame.Index++];
+            ref TableEntry entry = ref _proof.TableEntries[frame.TableStart + (int)frame.Index++];
             string name = entry.Name;
             PropertyDescriptor descriptor = entry.Descriptor;
             JsValue? key = null;
             JsValue value;
-            if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+            if (frame.Epoch == _proof.Epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
             {
                 value = descriptor.Value;
-                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+                if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? childShape, out ShapeLayout? childLayout))
                 {
                     if (OpenPureProperty(ref frame, null, name, quoted: false, value, childShape, childLayout))
                     {
@@ -317,7 +317,7 @@ internal sealed partial class Walker<TOutput>
     private JsValue GetObserved(ObjectInstance o, JsValue key)
     {
         JsValue value = _reader.Get(o, key);
-        InvalidatePurity();
+        _proof.UserCodeMayHaveRun();
         return value;
     }
 
@@ -334,9 +334,7 @@ internal sealed partial class Walker<TOutput>
 
         if (frame.Kind == FrameKind.TableObject)
         {
-            // A table read ahead for a child that was not opened is above this one's on the stack.
-            DropTableReadAhead();
-            _tables.PopTo(frame.TableStart);
+            _proof.CloseTable(frame.TableStart);
         }
 
         Exit();
