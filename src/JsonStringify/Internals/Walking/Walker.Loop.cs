@@ -99,7 +99,7 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             _writer.WriteSeparator(i == 0);
 
-            // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
+            // A present element of dense storage is read directly (only with the ShapeReader); any other through [[Get]].
             JsValue value;
             if (!_proof.TryGetDenseElement(container, i, out value))
             {
@@ -149,7 +149,7 @@ internal sealed partial class Walker<TOutput>
     // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
     // [[Get]], and so does a lazy slot, whose factory may run scripts. The class is checked before every read: host
     // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it. Only the
-    // ShapeReader hands out layouts, so its reads are called directly.
+    // ShapeReader hands out layouts, so the proof reads the slots through it directly.
     private void RunShapedObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
