@@ -29,7 +29,7 @@ internal sealed partial class Walker<TOutput>
                 return value;
             }
 
-            if (_pure && value is ObjectInstance o && _proof.IsFreeOfToJson(o))
+            if (_pure && value is ObjectInstance o && IsFreeOfToJson(o))
             {
                 return value;
             }
@@ -59,7 +59,7 @@ internal sealed partial class Walker<TOutput>
         }
 
         value = value is ObjectInstance o ? Unbox(o) : value;
-        _proof.UserCodeMayHaveRun();
+        InvalidatePurity();
         return value;
     }
 
@@ -79,7 +79,15 @@ internal sealed partial class Walker<TOutput>
         return list;
     }
 
-    private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) => _proof.Call(_engine, callable, thisObject, arguments);
+    // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
+    // allocates a closure per call and, from host code, restarts the engine's constraints each time (the public path
+    // runs the whole walk inside one engine-level call, so that its calls are nested: see JsonSerializer.Entry.cs).
+    // The internal call's self-test runs here, at the process's first toJSON or replacer call, not at its first walk:
+    // it costs about 44 ms (a private engine runs its probe scripts), which a walk that calls nothing need not pay.
+    private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) =>
+        _reader != PublicReader.Instance && JintInternals.CallAccessorWorks
+            ? JintInternals.Call(_engine, callable, thisObject, arguments)
+            : _engine.Call(callable, thisObject, arguments);
 
     // GetV(value, "toJSON"): a BigInt primitive reads it from a wrapper, with the primitive as the receiver.
     private JsValue GetToJson(JsValue value)

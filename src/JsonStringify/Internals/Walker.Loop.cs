@@ -61,16 +61,16 @@ internal sealed partial class Walker<TOutput>
                 {
                     int slot = slots[i];
                     lacksKey = slot < 0;
-                    read = slot >= 0 ? PurityProof.TryReadSlot(container, frame.Shape!, slot) : null;
+                    read = slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.TryGetSlot(container, slot) : null;
                 }
                 else
                 {
-                    PropertyDescriptor? own = PurityProof.OwnTableProperty(container, key);
+                    PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
                     lacksKey = own == PropertyDescriptor.Undefined;
                     read = own is not null && own.GetType() == typeof(PropertyDescriptor) && own.IsDataDescriptor() ? own.Value : null;
                 }
 
-                if (lacksKey && frame.Epoch == _proof.Epoch && frame.AbsentKeys is { } absent && absent[i])
+                if (lacksKey && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
                 {
                     continue;
                 }
@@ -99,16 +99,16 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             _writer.WriteSeparator(i == 0);
 
-            // A present element of dense storage is read directly (only with the ShapeReader); any other through [[Get]].
+            // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
             JsValue value;
-            if (!_proof.TryGetDenseElement(container, i, out value))
+            if (!(_shapeReads && ShapeReader.TryGetDenseElement(container, i, out value)))
             {
                 value = _reader.GetElement(container, i);
 
                 // A hole reads the prototype chain, and other arrays may have getters or traps.
-                _proof.UserCodeMayHaveRun();
+                InvalidatePurity();
             }
-            else if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? shape, out ShapeLayout? layout))
+            else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
                 bool opened = OpenPure(value, shape, layout);
                 CountWork();
@@ -149,7 +149,7 @@ internal sealed partial class Walker<TOutput>
     // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
     // [[Get]], and so does a lazy slot, whose factory may run scripts. The class is checked before every read: host
     // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it. Only the
-    // ShapeReader hands out layouts, so the proof reads the slots through it directly.
+    // ShapeReader hands out layouts, so its reads are called directly.
     private void RunShapedObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
@@ -159,10 +159,10 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (PurityProof.TryReadSlot(container, frame.Shape!, (int)i) is { } slotValue)
+            if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
             {
                 value = slotValue;
-                if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? childShape, out ShapeLayout? childLayout))
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
                     if (OpenPureProperty(ref frame, key, QuotedNames(layout)[i], quoted: true, value, childShape, childLayout))
                     {
@@ -193,15 +193,15 @@ internal sealed partial class Walker<TOutput>
         while (frame.Index < frame.Count)
         {
             // Asked for again for each property: reading a child's table may have grown the stack.
-            ref TableEntry entry = ref _proof.TableEntries[frame.TableStart + (int)frame.Index++];
+            ref TableEntry entry = ref _tables.Entries[frame.TableStart + (int)frame.Index++];
             string name = entry.Name;
             PropertyDescriptor descriptor = entry.Descriptor;
             JsValue? key = null;
             JsValue value;
-            if (frame.Epoch == _proof.Epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+            if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
             {
                 value = descriptor.Value;
-                if (_pureShapes && _proof.IsPure(value, ref frame.ChildShape, ref frame.ChildLayout, out object? childShape, out ShapeLayout? childLayout))
+                if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
                 {
                     if (OpenPureProperty(ref frame, null, name, quoted: false, value, childShape, childLayout))
                     {
@@ -317,7 +317,7 @@ internal sealed partial class Walker<TOutput>
     private JsValue GetObserved(ObjectInstance o, JsValue key)
     {
         JsValue value = _reader.Get(o, key);
-        _proof.UserCodeMayHaveRun();
+        InvalidatePurity();
         return value;
     }
 
@@ -334,7 +334,9 @@ internal sealed partial class Walker<TOutput>
 
         if (frame.Kind == FrameKind.TableObject)
         {
-            _proof.CloseTable(frame.TableStart);
+            // A table read ahead for a child that was not opened is above this one's on the stack.
+            DropTableReadAhead();
+            _tables.PopTo(frame.TableStart);
         }
 
         Exit();

@@ -41,7 +41,7 @@ internal sealed partial class Walker<TOutput>
             FrameKind.Array => i,
             FrameKind.ShapedObject => frame.Layout!.Keys[i].ToString(),
             FrameKind.ListedObject => _propertyList!.Keys[(int)i].ToString(),
-            FrameKind.TableObject => _proof.TableEntries[frame.TableStart + (int)i].Name,
+            FrameKind.TableObject => _tables.Entries[frame.TableStart + (int)i].Name,
             _ => frame.Keys![(int)i].ToString(),
         };
     }

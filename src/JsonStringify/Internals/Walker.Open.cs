@@ -55,7 +55,7 @@ internal sealed partial class Walker<TOutput>
     {
         string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
         string? json = _hostSerializer!(wrapper.Target, _gap, indent);
-        _proof.UserCodeMayHaveRun();
+        InvalidatePurity();
         if (!string.IsNullOrEmpty(json))
         {
             _writer.WriteRaw(json);
@@ -68,26 +68,26 @@ internal sealed partial class Walker<TOutput>
     {
         Enter(o);
         _writer.StartObject();
-        ShapeLayout? layout = _proof.GetLayout(o, out object? shape);
+        ShapeLayout? layout = GetLayout(o, out object? shape);
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
         {
             StartShapedObject(ref frame, shape!, layout);
         }
-        else if (_propertyList is not null && (layout is not null || _proof.IsTable(o)))
+        else if (_propertyList is not null && (layout is not null || IsTable(o)))
         {
             // A hidden-class object is read slot by slot, a table object by looking up each listed key in its table.
             frame.Start(FrameKind.ListedObject, (ulong)_propertyList.Count);
             frame.Shape = shape;
             frame.Slots = layout is null ? null : _propertyList.SlotsFor(layout);
-            frame.AbsentKeys = _proof.AbsentKeys(o.Prototype, _propertyList);
-            frame.Epoch = _proof.Epoch;
+            frame.AbsentKeys = AbsentKeys(o.Prototype);
+            frame.Epoch = _epoch;
         }
-        else if (_propertyList is null && _proof.TakeTable(o, out TableSegment table))
+        else if (_propertyList is null && TakeTable(o, out TableSegment table))
         {
             frame.Start(FrameKind.TableObject, (ulong)table.Count);
             frame.TableStart = table.Start;
-            frame.Epoch = _proof.Epoch;
+            frame.Epoch = _epoch;
         }
         else
         {
@@ -100,7 +100,7 @@ internal sealed partial class Walker<TOutput>
             else
             {
                 list = _reader.GetEnumerableOwnKeys(o);
-                _proof.UserCodeMayHaveRun();
+                InvalidatePurity();
             }
 
             frame.Start(FrameKind.KeyedObject, (ulong)list.Count);
@@ -140,14 +140,14 @@ internal sealed partial class Walker<TOutput>
     // keys, and nothing has run since.
     private void OpenPureTable(JsObject o)
     {
-        Debug.Assert(_propertyList is null, "a pure walk has no property list");
+        Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
         Enter(o);
         _writer.StartObject();
-        TableSegment table = _proof.TakeTableReadAhead(o);
         ref Frame frame = ref _frames[_depth - 1];
-        frame.Start(FrameKind.TableObject, (ulong)table.Count);
-        frame.TableStart = table.Start;
-        frame.Epoch = _proof.Epoch;
+        frame.Start(FrameKind.TableObject, (ulong)_tableAhead.Count);
+        frame.TableStart = _tableAhead.Start;
+        frame.Epoch = _epoch;
+        _tableAheadOwner = null;
     }
 
     // OpenObject for an object already known to have a usable hidden class, and no property list.
@@ -173,7 +173,7 @@ internal sealed partial class Walker<TOutput>
         if (array is not JsArray)
         {
             // A proxy's get trap ran for "length".
-            _proof.UserCodeMayHaveRun();
+            InvalidatePurity();
         }
 
         // The shortest text the array can have: its brackets, a comma between elements, and a char for each element

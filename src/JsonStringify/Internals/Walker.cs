@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -29,9 +30,6 @@ internal sealed partial class Walker<TOutput> : IWalker
     private PropertyList? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
     private string _gap = string.Empty;
-
-    // Whether a read runs user code, and the reads that rest on the answer.
-    private readonly PurityProof _proof = new();
 
     private enum FrameKind
     {
@@ -70,7 +68,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         _engine = owner.Engine;
         _reader = owner.Reader;
         _shapeReads = _reader is ShapeReader;
-        _proof.Start(_reader, owner.RentShapeCache());
+        _shapeCache = owner.RentShapeCache() ?? _ownShapeCache;
 
         // Without a replacer function, values that cannot run user code skip the toJSON lookup.
         _pure = replacer is null && _reader != PublicReader.Instance;
@@ -90,16 +88,25 @@ internal sealed partial class Walker<TOutput> : IWalker
 
     public void ReturnShapeCache()
     {
-        if (_proof.TakeSerializerCache() is { } cache)
+        if (_shapeCache is not null && _shapeCache != _ownShapeCache)
         {
-            _owner.ReturnShapeCache(cache);
+            _owner.ReturnShapeCache(_shapeCache);
+            _shapeCache = null;
         }
     }
 
     /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
     public void Reset()
     {
-        _proof.Reset();
+        if (_shapeCache == _ownShapeCache)
+        {
+            Array.Clear(_ownShapeCache);
+        }
+
+        Debug.Assert(_shapeCache is null || _shapeCache == _ownShapeCache, "the serializer's cache went back inside the gate");
+        _shapeCache = null;
+        DropTableReadAhead();
+        _tables.Reset();
         Array.Clear(_frames, 0, _framesUsed);
         _framesUsed = 0;
 
@@ -109,10 +116,16 @@ internal sealed partial class Walker<TOutput> : IWalker
         _owner = null!;
         _types = null!;
         _reader = PublicReader.Instance;
+        InvalidatePurity();
         Arguments(_oneArgument, JsValue.Undefined);
         Arguments(_twoArguments, JsValue.Undefined, JsValue.Undefined);
         _replacer = null;
         _propertyList = null;
+        for (int i = 0; i < _absentKeys.Length; i++)
+        {
+            _absentKeys[i].Prototype = null;
+        }
+
         _hostSerializer = null;
         _gap = string.Empty;
         _writer.Reset();
