@@ -23,7 +23,8 @@ internal static class JsonConstants
     // With a replacer property list, a walker remembers which listed keys the chains of this many prototypes lack.
     public const int AbsentKeysEntries = 4;
 
-    // A walker keeps the property lists of table objects (more than 64 properties, or deleted ones) up to this size.
+    // A walker keeps the array under its stack of table properties (objects with more than 64 properties, deleted ones,
+    // or built by assignment) from call to call up to this many entries.
     public const int MaxRetainedTableCapacity = 4096;
 
     // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".

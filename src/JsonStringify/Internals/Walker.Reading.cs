@@ -31,8 +31,8 @@ internal sealed partial class Walker<TOutput>
     // The properties of the table objects read and not yet closed.
     private readonly TableStack _tables = new();
 
-    // A table object's properties, read when its toJSON lookup was proved empty, for OpenObject to take if nothing has
-    // run since: the object (null when there is none), its segment, which is the top of the stack, and the epoch at
+    // A table object's properties, read when its toJSON lookup was proved empty, for OpenPureTable (or OpenObject) to
+    // take if nothing has run since: the object (null when there is none), its segment, which is the top of the stack, and the epoch at
     // which it was read.
     private JsObject? _tableAheadOwner;
     private TableSegment _tableAhead;
@@ -60,7 +60,7 @@ internal sealed partial class Walker<TOutput>
     }
 
     // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its table is
-    // read now (which runs no user code) and kept for OpenObject, which comes next when the answer is yes.
+    // read now (which runs no user code) and kept for OpenPureTable, which comes next when the answer is yes.
     private bool IsPureTable(JsObject plain) =>
         ShapeReader.IsTable(plain) && ReadTableAhead(plain, out TableSegment table) && !table.HasToJson && IsPrototypeChainFreeOfToJson(plain.Prototype);
 
