@@ -314,26 +314,18 @@ internal static class JintInternals
         Label ringLoop = il.DefineLabel();
         Label skipRemoved = il.DefineLabel();
         Label found = il.DefineLabel();
-        il.Emit(OpCodes.Ldloc, typed);
-        il.Emit(OpCodes.Ldfld, dictionary);
-        il.Emit(OpCodes.Stloc, source);
+        AssignField(source, typed, dictionary);
         il.Emit(OpCodes.Ldloc, source);
         il.Emit(OpCodes.Brfalse, readList);
-        il.Emit(OpCodes.Ldloc, source);
-        il.Emit(OpCodes.Ldfld, slotsField);
-        il.Emit(OpCodes.Stloc, slots);
+        AssignField(slots, source, slotsField);
         il.Emit(OpCodes.Ldloc, slots);
         il.Emit(OpCodes.Ldlen);
         il.Emit(OpCodes.Conv_I4);
         il.Emit(OpCodes.Ldc_I4_1);
         il.Emit(OpCodes.Sub);
         il.Emit(OpCodes.Stloc, mask);
-        il.Emit(OpCodes.Ldloc, source);
-        il.Emit(OpCodes.Ldfld, firstField);
-        il.Emit(OpCodes.Stloc, i);
-        il.Emit(OpCodes.Ldloc, source);
-        il.Emit(OpCodes.Ldfld, countField);
-        il.Emit(OpCodes.Stloc, left);
+        AssignField(i, source, firstField);
+        AssignField(left, source, countField);
         il.MarkLabel(ringLoop);
         il.Emit(OpCodes.Ldloc, left);
         il.Emit(OpCodes.Ldc_I4_0);
@@ -394,9 +386,7 @@ internal static class JintInternals
                 il.Emit(OpCodes.Ldloc, node);
                 il.Emit(OpCodes.Ldfld, nodeValue);
             });
-        il.Emit(OpCodes.Ldloc, node);
-        il.Emit(OpCodes.Ldfld, nodeNext);
-        il.Emit(OpCodes.Stloc, node);
+        AssignField(node, node, nodeNext);
         il.Emit(OpCodes.Br, nodeLoop);
 
         // kinds (out) = the kinds seen; return count;
@@ -449,6 +439,14 @@ internal static class JintInternals
             il.Emit(OpCodes.Add);
             il.Emit(OpCodes.Stloc, count);
             il.MarkLabel(skip);
+        }
+
+        // local = from.field
+        void AssignField(LocalBuilder local, LocalBuilder from, FieldInfo field)
+        {
+            il.Emit(OpCodes.Ldloc, from);
+            il.Emit(OpCodes.Ldfld, field);
+            il.Emit(OpCodes.Stloc, local);
         }
 
         // start + count: where the next entry goes.
