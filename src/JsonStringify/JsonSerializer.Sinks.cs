@@ -162,14 +162,14 @@ public sealed partial class JsonSerializer
         TDestination destination, Func<Walker<TextOutput>, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<TextOutput> walker = BufferPool.RentWalker<TextOutput>();
+        Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
         try
         {
             return Run(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
         }
         finally
         {
-            BufferPool.ReturnWalker(walker);
+            WalkerPool.Return(walker);
         }
     }
 

@@ -50,14 +50,14 @@ public sealed partial class JsonSerializer
     private bool SerializeInto<TOutput>(JsValue value, JsValue replacer, JsValue space, Utf8JsonWriter writer)
         where TOutput : struct, IJsonOutput<TOutput>
     {
-        Walker<TOutput> walker = BufferPool.RentWalker<TOutput>();
+        Walker<TOutput> walker = WalkerPool.Rent<TOutput>();
         try
         {
             return Run(walker, writer, value, replacer, space, _options.MaxLength);
         }
         finally
         {
-            BufferPool.ReturnWalker(walker);
+            WalkerPool.Return(walker);
         }
     }
 
@@ -79,7 +79,7 @@ public sealed partial class JsonSerializer
     internal bool TryToJsonNode(JsValue value, JsValue? replacer, out JsonNode? node)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<JsonNodeOutput> walker = BufferPool.RentWalker<JsonNodeOutput>();
+        Walker<JsonNodeOutput> walker = WalkerPool.Rent<JsonNodeOutput>();
         try
         {
             // No text is made: the string path's limit still bounds an array whose shortest text could not fit.
@@ -90,7 +90,7 @@ public sealed partial class JsonSerializer
         }
         finally
         {
-            BufferPool.ReturnWalker(walker);
+            WalkerPool.Return(walker);
         }
     }
 
@@ -106,7 +106,7 @@ public sealed partial class JsonSerializer
     public JsonElement? ToJsonElement(JsValue value, JsValue? replacer = null)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<TextOutput> walker = BufferPool.RentWalker<TextOutput>();
+        Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
         PooledBufferWriter buffer = PooledBufferWriter.Rent();
         try
         {
@@ -122,7 +122,7 @@ public sealed partial class JsonSerializer
         }
         finally
         {
-            BufferPool.ReturnWalker(walker);
+            WalkerPool.Return(walker);
             PooledBufferWriter.Return(buffer);
         }
     }

@@ -11,7 +11,7 @@ namespace JsonStringify;
 /// <summary>
 /// Serializes Jint values to JSON text with the exact semantics of ECMA-262 <c>JSON.stringify</c>: toJSON,
 /// replacer functions and property lists, space, boxed primitives, proxies and <c>JSON.rawJSON</c>. Output goes into
-/// a pooled builder, so a call allocates little beyond its result.
+/// pooled buffers, so a call allocates little beyond its result.
 /// </summary>
 /// <remarks>
 /// One instance serves one engine and can be reused for any number of calls, by one thread at a time, as the engine
@@ -122,17 +122,17 @@ public sealed partial class JsonSerializer
     public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<TextOutput> walker = BufferPool.RentWalker<TextOutput>();
+        Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
         try
         {
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
-            StringBuilderSink output = walker.StringSink.Start(_options.StringBuilderPool);
+            StringSink output = walker.StringSink.Start(_options.CharPool);
             return Run(walker, output, value, replacer, space, maxLength) ? output.Result : null;
         }
         finally
         {
-            // Resetting the walker gives the builder, if one was needed, back to the pool.
-            BufferPool.ReturnWalker(walker);
+            // Resetting the walker gives the chunks, if any were needed, back to the pool.
+            WalkerPool.Return(walker);
         }
     }
 

@@ -1,6 +1,5 @@
-using System.Text;
+using System.Buffers;
 using JsonStringify.Internals;
-using Microsoft.Extensions.ObjectPool;
 
 namespace JsonStringify;
 
@@ -11,13 +10,13 @@ public sealed class JsonSerializerOptions
     public static JsonSerializerOptions Default { get; } = new();
 
     /// <summary>
-    /// The pool that output builders are rented from and returned to: once per call whose string result is longer than
-    /// 4,096 chars (shorter results are made without a builder). The default pool keeps up to
-    /// twice the processor count of builders of at most 1M chars (2 MB) each, and one of at most 32M chars (64 MB) for
-    /// large documents; larger builders are released to the GC. Supply your own to share a pool with the rest of your
-    /// host or to change those limits.
+    /// The pool that the chunks of string results are rented from and returned to: a call whose result is longer than
+    /// 4,096 chars rents a chunk each time the text so far outgrows what it has, each about as long as all the text
+    /// before it and at most 1M chars, and gives them all back before it returns; shorter results rent nothing.
+    /// Defaults to <see cref="ArrayPool{T}.Shared"/>. Supply your own to share a pool with the rest of your host or
+    /// to bound what it keeps.
     /// </summary>
-    public ObjectPool<StringBuilder> StringBuilderPool { get; init; } = BufferPool.Builders;
+    public ArrayPool<char> CharPool { get; init; } = ArrayPool<char>.Shared;
 
     /// <summary>
     /// Whether Jint's internals may be used, which is much faster: plain objects and dense arrays are then read, and

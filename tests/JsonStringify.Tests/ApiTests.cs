@@ -1,8 +1,7 @@
-using System.Text;
+using System.Buffers;
 using Jint;
 using Jint.Native;
 using Jint.Runtime;
-using Microsoft.Extensions.ObjectPool;
 
 namespace JsonStringify.Tests;
 
@@ -205,9 +204,9 @@ public class ApiTests
     [Fact]
     public void NestedStringifyFromToJsonGetsItsOwnBuffers()
     {
-        var pool = new CountingPool();
-        using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { StringBuilderPool = pool });
-        // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a builder.
+        var pool = new CountingCharPool();
+        using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { CharPool = pool });
+        // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a chunk.
         string result = Js.Run(engine, """
             var pad = 'p'.repeat(5000);
             JSON.stringify({
@@ -223,12 +222,12 @@ public class ApiTests
     }
 
     [Fact]
-    public void BuildersGoBackToThePoolOnEveryPath()
+    public void ChunksGoBackToThePoolOnEveryPath()
     {
-        var pool = new CountingPool();
+        var pool = new CountingCharPool();
         using var engine = new Engine();
-        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { StringBuilderPool = pool });
-        // Outputs longer than the writer's 4K-char buffer need a builder; shorter ones become the string directly.
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
+        // Outputs longer than the writer's 4K-char buffer need a chunk; shorter ones become the string directly.
         JsValue throwing = engine.Evaluate("({a: 'x'.repeat(5000), b: {toJSON() { throw new Error('boom'); }}})");
         JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(5000), x: [1]}; c.x.push(c); c");
         JsValue large = engine.Evaluate("['x'.repeat(5000)]");
@@ -247,52 +246,34 @@ public class ApiTests
     }
 
     [Fact]
-    public void DefaultPoolPolicyKeepsJsonSizedBuildersAndOneLargeButNotHugeOnes()
+    public void ChunksGrowWithTheTextUpTo1MCharsAndAreCopiedOnce()
     {
-        ObjectPool<StringBuilder> pool = Internals.BufferPool.CreateBuilderPool();
-        var ordinary = new StringBuilder(512 * 1024);
-        ordinary.Append('x', 512 * 1024);
-        pool.Return(ordinary);
-        StringBuilder again = pool.Get();
-        Assert.Same(ordinary, again);
-        Assert.Equal(0, again.Length);
+        Assert.Same(ArrayPool<char>.Shared, JsonSerializerOptions.Default.CharPool);
+        var pool = new CountingCharPool();
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
 
-        var large = new StringBuilder(10 * 1024 * 1024);
-        var secondLarge = new StringBuilder(10 * 1024 * 1024);
-        pool.Return(large);
-        pool.Return(secondLarge);
-        Assert.Same(large, pool.Get());
-        Assert.NotSame(secondLarge, pool.Get());
-
-        var huge = new StringBuilder(64 * 1024 * 1024);
-        pool.Return(huge);
-        Assert.NotSame(huge, pool.Get());
-        Assert.Same(Internals.BufferPool.Builders, JsonSerializerOptions.Default.StringBuilderPool);
-    }
-
-    private sealed class CountingPool : ObjectPool<StringBuilder>
-    {
-        private int _outstanding;
-
-        public int Rented { get; private set; }
-
-        public int Returned { get; private set; }
-
-        public int MaxOutstanding { get; private set; }
-
-        public override StringBuilder Get()
+        // 5M chars in 2,000 strings: each chunk is about as long as the text before it, up to 1M chars, so a few
+        // chunks hold it all; and reused chunks that still hold the last call's text leave none of it in the result.
+        JsValue value = engine.Evaluate("Array.from({length: 2000}, (_, i) => String(i % 10).repeat(2500))");
+        string expected = "[" + string.Join(",", Enumerable.Range(0, 2000).Select(i => "\"" + new string((char)('0' + (i % 10)), 2500) + "\"")) + "]";
+        Assert.Equal(expected, serializer.SerializeToString(value));
+        Assert.Equal(1024 * 1024, pool.LongestRequest);
+        Assert.InRange(pool.Rented, 8, 15);
+        for (int i = 0; i < 2; i++)
         {
-            Rented++;
-            MaxOutstanding = Math.Max(MaxOutstanding, ++_outstanding);
-
-            // A pool whose policy does not clear: leftover text must not reach the output.
-            return new StringBuilder("leftover");
+            Assert.Equal(expected, serializer.SerializeToString(value));
         }
 
-        public override void Return(StringBuilder obj)
-        {
-            Returned++;
-            _outstanding--;
-        }
+        Assert.Equal(pool.Rented, pool.Returned);
+        Assert.InRange(pool.MaxOutstandingChars, expected.Length, expected.Length + (1024 * 1024));
+
+        // A text longer than the writer's buffer that skips it (raw JSON) gets a chunk of its own length.
+        string digits = new('1', 10_000);
+        int rented = pool.Rented;
+        Assert.Equal("[" + digits + "]", serializer.SerializeToString(engine.Evaluate($"[JSON.rawJSON('{digits}')]")));
+        Assert.Equal(rented + 2, pool.Rented);
+        Assert.Equal(10_000, pool.LastRequest);
+        Assert.Equal(pool.Rented, pool.Returned);
     }
 }

@@ -6,14 +6,14 @@ using System.Runtime.Intrinsics;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Writes JSON tokens, separators and indentation. Tokens go into a small char buffer with a local index, which is
-/// handed to the call's <see cref="OutputSink"/> (the pooled StringBuilder, or a UTF-8 destination) in spans of up to
-/// <see cref="BufferLength"/> chars; number digits are formatted straight into it. It never asks the engine for
-/// anything: the walker hands it strings and doubles.
+/// Writes JSON tokens, separators and indentation. Tokens go into a char buffer with a local index, which is handed to
+/// the call's <see cref="OutputSink"/> when full: a UTF-8 destination transcodes it and gives it back, the string sink
+/// keeps it as a chunk of the result and gives a longer one. Number digits are formatted straight into it. It never
+/// asks the engine for anything: the walker hands it strings and doubles.
 /// </summary>
 internal sealed partial class JsonWriter
 {
-    // 8 KB: large enough that appends to the builder are few, small enough to stay in L1.
+    // 8 KB: large enough that hand-offs to the sink are few, small enough to stay in L1.
     private const int BufferLength = 4096;
 
     // The longest string escaped straight into the buffer in one piece (6 chars per char, plus the quotes); longer
@@ -23,13 +23,19 @@ internal sealed partial class JsonWriter
     // The longest slice of a long string written straight into a UTF-8 sink (see WriteAsciiSlices).
     private const int MaxAsciiSlice = 16384;
 
-    // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the builder directly.
+    // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the sink directly.
     private const int MaxBufferedText = BufferLength / 2;
+
+    // A long string's slice into chars goes into the buffer it is in while this much room is left, escaped.
+    private const int MinCharSliceRoom = 64 * JsonConstants.MaxEscapedCharLength;
 
     // Property names up to this length (quoted, with the colon) are copied without a call to the BCL's memmove.
     private const int MaxInlineCopy = 16;
 
-    private readonly char[] _buffer = new char[BufferLength];
+    // The writer's own buffer, and the one it writes in: its own, or one its sink handed it (see OutputSink.TakeBuffer),
+    // which is never shorter. Only the sink's release may take a handed buffer back, after Reset.
+    private readonly char[] _ownBuffer = new char[BufferLength];
+    private char[] _buffer;
 
     // The line break, then indentation enough for the deepest line so far: a prefix of it starts each line.
     private char[] _newLine = [];
@@ -49,6 +55,8 @@ internal sealed partial class JsonWriter
     /// <summary>True once the output has grown past the longest the result may be.</summary>
     public bool IsOverLimit => Length > _maxLength;
 
+    public JsonWriter() => _buffer = _ownBuffer;
+
     public void Start(OutputSink sink, string gap, long maxLength) => Start(sink, gap, maxLength, "\n", 0);
 
     /// <summary>
@@ -58,6 +66,7 @@ internal sealed partial class JsonWriter
     public void Start(OutputSink sink, string gap, long maxLength, string lineBreak, int depth)
     {
         _sink = sink;
+        _buffer = _ownBuffer;
         if (gap != _gap || lineBreak != _lineBreak)
         {
             _newLine = [];
@@ -82,7 +91,7 @@ internal sealed partial class JsonWriter
     {
         if (_pos != 0)
         {
-            _sink!.Write(_buffer.AsSpan(0, _pos));
+            _buffer = _sink!.TakeBuffer(_buffer, _pos);
             _pos = 0;
         }
     }
@@ -91,6 +100,7 @@ internal sealed partial class JsonWriter
     public void Reset()
     {
         _sink = null;
+        _buffer = _ownBuffer;
         _pos = 0;
         _depth = 0;
     }
@@ -250,7 +260,8 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<char> Reserve(int count)
     {
-        if (_pos + count > BufferLength)
+        Debug.Assert(count <= BufferLength, "every buffer holds BufferLength chars");
+        if (_pos + count > _buffer.Length)
         {
             Flush();
         }
@@ -261,7 +272,7 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteChar(char c)
     {
-        if (_pos == BufferLength)
+        if (_pos == _buffer.Length)
         {
             Flush();
         }
@@ -385,7 +396,7 @@ internal sealed partial class JsonWriter
     }
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
-    // the limit, so that the limit is noticed before the builder grows to an impossible size. Into a UTF-8 sink, the
+    // the limit, so that the limit is noticed before the output grows to an impossible size. Into a UTF-8 sink, the
     // slices go straight in as escaped ASCII (WriteAsciiSlices), and only the rest of a slice from its first char that
     // is not ASCII goes through the chars and the sink's transcoder.
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -396,30 +407,35 @@ internal sealed partial class JsonWriter
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            int take;
             if (utf8 is not null)
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
                 // (the opening quote, or an escaped slice, which never ends in half a pair).
                 Flush();
                 rest = WriteAsciiSlices(rest, utf8, out int restOfSlice);
-                if (restOfSlice == 0)
+                if (restOfSlice != 0)
                 {
-                    continue;
+                    // The rest of that slice, in the char buffer's slices (and at least two chars, so that a slice
+                    // never stops between the two halves of a pair and always moves on).
+                    int take = SliceLength(rest, Math.Max(2, Math.Min(restOfSlice, MaxInlineString)));
+                    _pos += StringEscaper.Escape(rest[..take], Reserve(take * JsonConstants.MaxEscapedCharLength));
+                    rest = rest[take..];
                 }
-
-                // The rest of that slice, in the char buffer's slices (and at least two chars, so that a slice
-                // never stops between the two halves of a pair and always moves on).
-                take = SliceLength(rest, Math.Max(2, Math.Min(restOfSlice, MaxInlineString)));
             }
             else
             {
-                take = SliceLength(rest, MaxInlineString);
-            }
+                // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink
+                // nearly full (a string sink keeps it as a chunk of the result); when the room is short, the next
+                // buffer's.
+                if (_buffer.Length - _pos < MinCharSliceRoom)
+                {
+                    Flush();
+                }
 
-            Span<char> destination = Reserve(take * JsonConstants.MaxEscapedCharLength);
-            _pos += StringEscaper.Escape(rest[..take], destination);
-            rest = rest[take..];
+                int take = SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
+                _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
+                rest = rest[take..];
+            }
         }
 
         WriteChar('"');

@@ -3,12 +3,11 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text;
 using System.Threading.Channels;
-using Microsoft.Extensions.ObjectPool;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Where the writer's char buffer goes when it fills up, and at the end of the walk: a string builder, or UTF-8
+/// Where the writer's char buffer goes when it fills up, and at the end of the walk: the chunks of a string, or UTF-8
 /// (transcoded as it goes) into a buffer writer, a stream or a channel of chunks, or a text writer. A sink sees the
 /// text in spans of a few thousand chars, so no destination ever holds the whole document in UTF-16 first.
 /// </summary>
@@ -28,6 +27,16 @@ internal abstract class OutputSink
     {
         WriteLastCore(chars);
         Length += chars.Length;
+    }
+
+    /// <summary>
+    /// Takes the writer's buffer, whose first <paramref name="count"/> chars are output, and returns the buffer the
+    /// writer goes on in, at least as long. By default the chars are written out and the same buffer comes back.
+    /// </summary>
+    public virtual char[] TakeBuffer(char[] buffer, int count)
+    {
+        Write(buffer.AsSpan(0, count));
+        return buffer;
     }
 
     /// <summary>The walk is over and succeeded: write out whatever the sink still holds.</summary>
@@ -50,60 +59,102 @@ internal abstract class OutputSink
 }
 
 /// <summary>
-/// Builds the result of the string-returning overloads. Output that fits in the writer's buffer becomes the string
-/// straight from it; longer output goes through a <see cref="StringBuilder"/>, rented from the pool only then.
+/// Builds the result of the string-returning overloads with one copy of the text: the writer's full buffers are kept
+/// as they are, in order, and the writer goes on in a fresh chunk from the call's <see cref="ArrayPool{T}"/>, each
+/// about as long as all the text before it. At the end the chunks are copied once into the result. Output that never
+/// left the writer's own buffer becomes the string straight from it, and rents nothing.
 /// </summary>
-internal sealed class StringBuilderSink : OutputSink
+internal sealed class StringSink : OutputSink
 {
-    private ObjectPool<StringBuilder>? _pool;
-    private StringBuilder? _builder;
-    private string? _whole;
+    // The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.
+    private const int MinChunkLength = 8 * 1024;
+
+    // The longest: a huge result is built from chunks of 1M chars (2 MB), so no chunk is far longer than the text in it.
+    private const int MaxChunkLength = 1024 * 1024;
+
+    // The text so far, in order: a chunk and how many of its chars are text. The first is the writer's own buffer,
+    // which is not ours; every other one was rented here.
+    private readonly List<(char[] Chars, int Count)> _filled = [];
+
+    // Every chunk rented in this call, the one the writer is in included, for the release to give back.
+    private readonly List<char[]> _rented = [];
+
+    private ArrayPool<char>? _pool;
+    private string? _result;
 
     /// <summary>The output, once the walk succeeded.</summary>
-    public string Result => _whole ?? _builder!.ToString();
+    public string Result => _result!;
 
-    public StringBuilderSink Start(ObjectPool<StringBuilder> pool)
+    public StringSink Start(ArrayPool<char> pool)
     {
+        Debug.Assert(_rented.Count == 0 && _filled.Count == 0, "the last call was released");
         _pool = pool;
         return this;
+    }
+
+    public override char[] TakeBuffer(char[] buffer, int count)
+    {
+        _filled.Add((buffer, count));
+        Length += count;
+        return Rent((int)Math.Clamp(Length, MinChunkLength, MaxChunkLength));
     }
 
     public override void Release()
     {
         base.Release();
-        if (_builder is not null)
+        foreach (char[] chunk in _rented)
         {
-            _pool!.Return(_builder);
-            _builder = null;
+            _pool!.Return(chunk);
         }
 
+        _rented.Clear();
+        _filled.Clear();
         _pool = null;
-        _whole = null;
+        _result = null;
     }
 
+    // A long text that skips the writer's buffer (the writer flushed first): into a chunk of its own.
     protected override void WriteCore(ReadOnlySpan<char> chars)
     {
-        if (_builder is null)
-        {
-            // Cleared on the way in, not on the way out: the pool's policy clears what it keeps, and clearing a huge
-            // multi-chunk builder that the policy will drop anyway would copy it first.
-            _builder = _pool!.Get();
-            _builder.Clear();
-        }
-
-        _builder.Append(chars);
+        char[] chunk = Rent(chars.Length);
+        chars.CopyTo(chunk);
+        _filled.Add((chunk, chars.Length));
     }
 
     protected override void WriteLastCore(ReadOnlySpan<char> chars)
     {
-        if (_builder is null)
+        if (_filled.Count == 0)
         {
-            _whole = new string(chars);
+            _result = new string(chars);
+            return;
         }
-        else
+
+        _result = string.Create(checked((int)(Length + chars.Length)), new Parts(_filled, chars), static (destination, parts) =>
         {
-            _builder.Append(chars);
-        }
+            foreach ((char[] chunk, int count) in parts.Filled)
+            {
+                chunk.AsSpan(0, count).CopyTo(destination);
+                destination = destination[count..];
+            }
+
+            Debug.Assert(destination.Length == parts.Last.Length, "the chunks and the last chars make up the length");
+            parts.Last.CopyTo(destination);
+        });
+    }
+
+    private char[] Rent(int length)
+    {
+        char[] chunk = _pool!.Rent(length);
+        _rented.Add(chunk);
+        return chunk;
+    }
+
+    // What the result is copied from: the filled chunks, then the writer's last chars.
+    private readonly ref struct Parts(List<(char[] Chars, int Count)> filled, ReadOnlySpan<char> last)
+    {
+        public List<(char[] Chars, int Count)> Filled { get; } = filled;
+
+        public ReadOnlySpan<char> Last { get; } = last;
     }
 }
 

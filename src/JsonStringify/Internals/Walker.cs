@@ -44,7 +44,7 @@ internal sealed partial class Walker<TOutput> : IWalker
     public int StackCapacity => _frames.Length;
 
     /// <summary>The sinks this walker can write to; each is reused by the calls that rent the walker.</summary>
-    public StringBuilderSink StringSink { get; } = new();
+    public StringSink StringSink { get; } = new();
 
     public BufferWriterSink BufferWriterSink { get; } = new();
 
