@@ -246,6 +246,18 @@ public class ApiTests
     }
 
     [Fact]
+    public void ACharPoolThatHandsOutShortArraysIsAClearError()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = new ShortArrayPool() });
+        JsValue large = engine.Evaluate("['x'.repeat(5000)]");
+
+        var error = Assert.Throws<InvalidOperationException>(() => serializer.SerializeToString(large));
+        Assert.Contains("CharPool returned an array of 16 chars when asked for at least 8192", error.Message);
+        Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]")));
+    }
+
+    [Fact]
     public void ChunksGrowWithTheTextUpTo1MCharsAndAreCopiedOnce()
     {
         Assert.Same(ArrayPool<char>.Shared, JsonSerializerOptions.Default.CharPool);
@@ -275,5 +287,15 @@ public class ApiTests
         Assert.Equal(rented + 2, pool.Rented);
         Assert.Equal(10_000, pool.LastRequest);
         Assert.Equal(pool.Rented, pool.Returned);
+    }
+
+    // Breaks ArrayPool's contract: every array is 16 chars, whatever was asked for.
+    private sealed class ShortArrayPool : ArrayPool<char>
+    {
+        public override char[] Rent(int minimumLength) => new char[16];
+
+        public override void Return(char[] array, bool clearArray = false)
+        {
+        }
     }
 }

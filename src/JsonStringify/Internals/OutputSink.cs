@@ -146,6 +146,12 @@ internal sealed class StringSink : OutputSink
     {
         char[] chunk = _pool!.Rent(length);
         _rented.Add(chunk);
+        if (chunk.Length < length)
+        {
+            // The writer would run past the end of it; a pool that breaks ArrayPool's contract is a host bug.
+            throw new InvalidOperationException($"JsonSerializerOptions.CharPool returned an array of {chunk.Length} chars when asked for at least {length}.");
+        }
+
         return chunk;
     }
 
