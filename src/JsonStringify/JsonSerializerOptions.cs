@@ -16,7 +16,12 @@ public sealed class JsonSerializerOptions
     /// Defaults to <see cref="ArrayPool{T}.Shared"/>. Supply your own to share a pool with the rest of your host or
     /// to bound what it keeps.
     /// </summary>
-    public ArrayPool<char> CharPool { get; init; } = ArrayPool<char>.Shared;
+    /// <exception cref="ArgumentNullException">The value is <see langword="null"/>.</exception>
+    public ArrayPool<char> CharPool
+    {
+        get;
+        init => field = value ?? throw new ArgumentNullException(nameof(value));
+    } = ArrayPool<char>.Shared;
 
     /// <summary>
     /// Whether Jint's internals may be used, which is much faster: plain objects and dense arrays are then read, and

@@ -255,6 +255,7 @@ public class ApiTests
         var error = Assert.Throws<InvalidOperationException>(() => serializer.SerializeToString(large));
         Assert.Contains("CharPool returned an array of 16 chars when asked for at least 8192", error.Message);
         Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]")));
+        Assert.Throws<ArgumentNullException>(() => new JsonSerializerOptions { CharPool = null! });
     }
 
     [Fact]

@@ -260,7 +260,7 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<char> Reserve(int count)
     {
-        Debug.Assert(count <= BufferLength, "every buffer holds BufferLength chars");
+        Debug.Assert(count <= BufferLength, "every buffer the writer is in holds at least BufferLength chars");
         if (_pos + count > _buffer.Length)
         {
             Flush();

@@ -72,8 +72,8 @@ internal sealed class StringSink : OutputSink
     // The longest: a huge result is built from chunks of 1M chars (2 MB), so no chunk is far longer than the text in it.
     private const int MaxChunkLength = 1024 * 1024;
 
-    // The text so far, in order: a chunk and how many of its chars are text. The first is the writer's own buffer,
-    // which is not ours; every other one was rented here.
+    // The text so far, in order: a chunk and how many of its chars are text. The writer's own buffer is the first
+    // whenever the writer filled it; it is not ours to give back. Every other chunk was rented here.
     private readonly List<(char[] Chars, int Count)> _filled = [];
 
     // Every chunk rented in this call, the one the writer is in included, for the release to give back.
@@ -102,15 +102,21 @@ internal sealed class StringSink : OutputSink
     public override void Release()
     {
         base.Release();
-        foreach (char[] chunk in _rented)
+        try
         {
-            _pool!.Return(chunk);
+            foreach (char[] chunk in _rented)
+            {
+                _pool!.Return(chunk);
+            }
         }
-
-        _rented.Clear();
-        _filled.Clear();
-        _pool = null;
-        _result = null;
+        finally
+        {
+            // Even when a host's pool throws, the next call starts clean.
+            _rented.Clear();
+            _filled.Clear();
+            _pool = null;
+            _result = null;
+        }
     }
 
     // A long text that skips the writer's buffer (the writer flushed first): into a chunk of its own.
