@@ -32,8 +32,8 @@ internal sealed partial class Walker<TOutput>
     private readonly TableStack _tables = new();
 
     // A table object's properties, read when its toJSON lookup was proved empty, for OpenPureTable (or OpenObject) to
-    // take if nothing has run since: the object (null when there is none), its segment, which is the top of the stack, and the epoch at
-    // which it was read.
+    // take if nothing has run since: the object (null when there is none), its segment, which is the top of the stack,
+    // and the epoch at which it was read.
     private JsObject? _tableAheadOwner;
     private TableSegment _tableAhead;
     private int _tableAheadEpoch;
