@@ -2,6 +2,7 @@ using System.Buffers;
 using Jint;
 using Jint.Native;
 using Jint.Runtime;
+using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
@@ -261,7 +262,7 @@ public class ApiTests
     [Fact]
     public void ChunksGrowWithTheTextUpTo1MCharsAndAreCopiedOnce()
     {
-        Assert.Same(ArrayPool<char>.Shared, JsonSerializerOptions.Default.CharPool);
+        Assert.Same(ResultChunkPool.Instance, JsonSerializerOptions.Default.CharPool);
         var pool = new CountingCharPool();
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });

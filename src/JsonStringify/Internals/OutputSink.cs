@@ -66,11 +66,14 @@ internal abstract class OutputSink
 /// </summary>
 internal sealed class StringSink : OutputSink
 {
-    // The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.
-    private const int MinChunkLength = 8 * 1024;
+    /// <summary>The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.</summary>
+    public const int MinChunkLength = 8 * 1024;
 
-    // The longest: a huge result is built from chunks of 1M chars (2 MB), so no chunk is far longer than the text in it.
-    private const int MaxChunkLength = 1024 * 1024;
+    /// <summary>
+    /// The longest chunk rented for the writer: a huge result is built from chunks of 1M chars (2 MB), so no chunk is
+    /// far longer than the text in it. (A long text that skips the writer's buffer gets a chunk of its own length.)
+    /// </summary>
+    public const int MaxChunkLength = 1024 * 1024;
 
     // The text so far, in order: a chunk and how many of its chars are text. The writer's own buffer is the first
     // whenever the writer filled it; it is not ours to give back. Every other chunk was rented here.
