@@ -152,6 +152,8 @@ public static class PairedRunner
             yield return Scenario.Of<TableBenchmarks>($"table {shape}", () => Pair.Of(new TableBenchmarks { Shape = shape }));
         }
 
+        yield return Scenario.Of<TableUtf8Benchmarks>("table 20000x20, UTF-8 IBufferWriter", () => Pair.Of(new TableUtf8Benchmarks()), ours: "BufferWriter");
+
         foreach (string document in (string[])["event", "array10"])
         {
             yield return Scenario.Of<SmallDocumentBenchmarks>(
@@ -251,6 +253,12 @@ public static class PairedRunner
 
         // Our IBufferWriter, against Jint's own IBufferWriter overload.
         public static Pair Of(Utf8Benchmarks scenario)
+        {
+            scenario.Setup();
+            return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
+        }
+
+        public static Pair Of(TableUtf8Benchmarks scenario)
         {
             scenario.Setup();
             return new Pair(() => scenario.Builtin(), () => scenario.BufferWriter(), scenario);
