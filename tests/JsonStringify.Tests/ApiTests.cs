@@ -195,6 +195,13 @@ public class ApiTests
         Assert.Equal("[[[]]]", serializer.SerializeToString(engine.Evaluate("[[[]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[[]]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: []}}})")));
+
+        // So is an empty object, from a literal, from JSON.parse, or of a class without fields.
+        Assert.Equal("[[{}]]", serializer.SerializeToString(engine.Evaluate("[[{}]]")));
+        Assert.Equal("{\"a\":{\"b\":{}}}", serializer.SerializeToString(engine.Evaluate("JSON.parse('{\"a\":{\"b\":{}}}')")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[{}]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("JSON.parse('{\"a\":{\"b\":{\"c\":{}}}}')")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("class E {} [[[new E()]]]")));
         Assert.Equal(2_000_000, JsonSerializerOptions.Default.MaxDepth);
         using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });
         Assert.Equal("RangeError: Maximum call stack size exceeded", Js.Run(script, "var o = {}; o.toJSON = () => [o]; JSON.stringify(o)"));

@@ -185,6 +185,17 @@ internal readonly struct EncodedTextOutput : IJsonOutput<EncodedTextOutput>
         _state.Tokens.WriteEmptyArray();
     }
 
+    public void WriteEmptyObject()
+    {
+        if (_state.InText)
+        {
+            _state.Text.WriteEmptyObject();
+            return;
+        }
+
+        _state.Tokens.WriteEmptyObject();
+    }
+
     // A container's start: below the root, text; the root's own, through the writer.
     private void Open(bool array)
     {

@@ -72,4 +72,7 @@ internal interface IJsonOutput<TSelf>
     void EndArray(bool empty);
 
     void WriteEmptyArray();
+
+    /// <summary>An object with no properties, written whole: it opens no container.</summary>
+    void WriteEmptyObject();
 }

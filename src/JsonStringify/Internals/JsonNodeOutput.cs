@@ -80,6 +80,8 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public void WriteEmptyArray() => _builder.Add(new JsonArray());
 
+    public void WriteEmptyObject() => _builder.Add(new JsonObject());
+
     /// <summary>
     /// The tree being built. A container is made when it closes, from its children, which wait until then on one stack
     /// shared by every open container: an array from the span of its elements (its list is exactly as long), an object

@@ -225,6 +225,8 @@ internal sealed partial class JsonWriter
 
     public void WriteEmptyArray() => WriteAscii("[]");
 
+    public void WriteEmptyObject() => WriteAscii("{}");
+
     public void StartArray()
     {
         WriteChar('[');

@@ -83,4 +83,7 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteEmptyArray() => _writer.WriteEmptyArray();
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteEmptyObject() => _writer.WriteEmptyObject();
 }

@@ -229,6 +229,12 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         EndArray(empty: true);
     }
 
+    public void WriteEmptyObject()
+    {
+        StartObject();
+        EndObject(empty: true);
+    }
+
     // The name waiting for its value, taken.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TakeName(out JsonEncodedText name)

@@ -108,12 +108,20 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
-    // Opens what IsPure accepted; false when there was nothing to open: an empty array is written whole, after the
-    // same depth and cycle checks that opening it would make (it may be on the stack, emptied by a toJSON).
+    // Opens what IsPure accepted; false when there was nothing to open: an empty array, or an object whose class has
+    // no keys, is written whole, after the same depth and cycle checks that opening it would make (an array may be on
+    // the stack, emptied by a toJSON).
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout)
     {
         if (layout is not null)
         {
+            if (layout.Keys.Length == 0)
+            {
+                CheckEnter(Unsafe.As<JsObject>(value));
+                _writer.WriteEmptyObject();
+                return false;
+            }
+
             OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
             return true;
         }
