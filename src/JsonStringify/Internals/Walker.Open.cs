@@ -109,8 +109,8 @@ internal sealed partial class Walker<TOutput>
     }
 
     // Opens what IsPure accepted; false when there was nothing to open: an empty array, or an object whose class has
-    // no keys, is written whole, after the same depth and cycle checks that opening it would make (an array may be on
-    // the stack, emptied by a toJSON).
+    // no keys, is written whole, after the same depth and cycle checks that opening it would make (the depth limit
+    // counts it; an array may be on the stack, emptied by a toJSON).
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout)
     {
         if (layout is not null)
