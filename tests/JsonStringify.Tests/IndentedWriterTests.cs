@@ -82,6 +82,7 @@ public class IndentedWriterTests
     [InlineData("[[1.5, [2.5e-7, [1e21, []]], {}], {a: [0.1, {b: 1e300}], c: -2.5}, [[], [[0.5]]]]")]
     [InlineData("[JSON.rawJSON('1e1000'), [JSON.rawJSON('\"x\\u00e9\"'), JSON.rawJSON('null')], {r: JSON.rawJSON('-0.0')}, JSON.rawJSON('true')]")]
     [InlineData("[[], {}, [[]], [{}], {a: []}, {a: {}}]")]
+    [InlineData("({a: {}, b: [{}], c: {d: {}, e: {}}})")]
     [InlineData("1.5")]
     [InlineData("1e-7")]
     [InlineData("JSON.rawJSON('12.50')")]
