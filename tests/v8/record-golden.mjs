@@ -284,6 +284,7 @@ group('space', [
   ['other types ignored', s`[JSON.stringify([1], null, true), JSON.stringify([1], null, new Boolean(true)), JSON.stringify([1], null, {}), JSON.stringify([1], null, [2]), JSON.stringify([1], null, null), JSON.stringify([1], null, Symbol()), JSON.stringify([1], null, 2n), JSON.stringify([1], null, function () {}), JSON.stringify([1], null, Object(2n))].join('|')`],
   ['with primitives', s`[JSON.stringify(1, null, 2), JSON.stringify('s', null, 2), JSON.stringify(null, null, 2)].join('|')`],
   ['empty containers', s`JSON.stringify({a: [], b: {}, c: [[]], d: [{}], e: {f: []}}, null, 2)`],
+  ['empty objects of every origin', s`class E {} var d = {x: 1}; delete d.x; var e = {}; var all = [new E(), d, Object.create(null), JSON.parse('{}'), e, {a: e, b: [e, {}]}, Object.assign({}, {})]; JSON.stringify(all) + JSON.stringify({first: {}, all: all}, null, 1)`],
   ['nested', s`JSON.stringify({a: [1, [2, [3, {b: {c: [4]}}]]], d: 'x'}, null, 4)`],
   ['skipped members', s`JSON.stringify({a: undefined, b: function () {}, c: [undefined, function () {}]}, null, 2)`],
   ['objects with only skipped keys', s`JSON.stringify([{a: undefined}, {}], null, '\t')`],
