@@ -132,6 +132,12 @@ internal sealed partial class JsonWriter
             return;
         }
 
+        if (IsMedium(value) && TryQuoteMedium(value, Reserve(StringEscaper.MaxMediumLength + 2)))
+        {
+            _pos += value.Length + 2;
+            return;
+        }
+
         if (value.Length > MaxInlineString)
         {
             WriteLongString(value);
@@ -300,6 +306,23 @@ internal sealed partial class JsonWriter
     {
         room[0] = '"';
         if (!StringEscaper.TryCopyShort(value, room[1..]))
+        {
+            return false;
+        }
+
+        room[value.Length + 1] = '"';
+        return true;
+    }
+
+    private static bool IsMedium(string value) =>
+        (uint)(value.Length - (StringEscaper.MaxShortLength + 1)) <= StringEscaper.MaxMediumLength - (StringEscaper.MaxShortLength + 1);
+
+    // A medium value (see IsMedium) quoted into room, which has space for the longest, as TryQuoteShort does.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryQuoteMedium(string value, Span<char> room)
+    {
+        room[0] = '"';
+        if (!StringEscaper.TryCopyMedium(value, room[1..]))
         {
             return false;
         }
