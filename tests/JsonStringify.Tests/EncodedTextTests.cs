@@ -132,6 +132,36 @@ public class EncodedTextTests
         }
     }
 
+    // Values and names under 16 chars are checked and copied inline when the writer escapes none of their chars, in
+    // two overlapping halves; longer ones are escaped in blocks of 16 whose last one reaches back. Every length up to
+    // five blocks, clean and with each kind of char the writer escapes (or not: a valid pair, plain ASCII) at every
+    // position, as values and as names.
+    [Fact]
+    public void StringsOfEveryShortLengthAreTheWritersOwn()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        string[] specials = ["\"", "\\", "\n", "\u0001", "\u007f", "<", ">", "&", "'", "+", "`", "\u00e9", "\u2028", "\ud83d\ude00", "\ud800", " "];
+        for (int length = 0; length <= 80; length++)
+        {
+            string clean = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
+            Check(clean);
+            foreach (string special in specials)
+            {
+                for (int at = 0; at <= length; at++)
+                {
+                    Check(clean.Insert(at, special));
+                }
+            }
+        }
+
+        void Check(string text)
+        {
+            var value = new JsArray(engine, [new JsString(text), JsValue.FromObject(engine, new Dictionary<string, object> { [text] = 1 })]);
+            Assert.Equal(WriteTokens(serializer, value, Layout.Compact, Position.AfterName), WriteText(serializer, value, Layout.Compact, Position.AfterName));
+        }
+    }
+
     private static void AssertSameBytesInEveryLayout(string script)
     {
         foreach (Layout layout in Enum.GetValues<Layout>())
