@@ -126,13 +126,7 @@ internal sealed partial class JsonWriter
     public void WriteString(string value)
     {
         // Most values are short and need no escaping: quoted here without the call to the escaper.
-        if (IsShort(value) && TryQuoteShort(value, Reserve(StringEscaper.MaxShortLength + 2)))
-        {
-            _pos += value.Length + 2;
-            return;
-        }
-
-        if (IsMedium(value) && TryQuoteMedium(value, Reserve(StringEscaper.MaxMediumLength + 2)))
+        if (IsInlined(value) && TryQuoteInline(value, Reserve(StringEscaper.MaxMediumLength + 2)))
         {
             _pos += value.Length + 2;
             return;
@@ -166,7 +160,7 @@ internal sealed partial class JsonWriter
             Span<char> room = Reserve(StringEscaper.MaxShortLength + 4);
             int at = first ? 0 : 1;
             room[0] = ',';
-            if (TryQuoteShort(name, room[at..]))
+            if (TryQuoteInline(name, room[at..]))
             {
                 room[at + name.Length + 2] = ':';
                 _pos += at + name.Length + 3;
@@ -299,30 +293,21 @@ internal sealed partial class JsonWriter
     private static bool IsShort(string value) =>
         (uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength;
 
-    // A short value (see IsShort) quoted into room, which has space for the longest: false, with room to be written
-    // over, when one of its chars needs escaping.
+    // Values of 2 to 64 chars: checked and copied inline, with no call to the escaper unless one needs escaping.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool TryQuoteShort(string value, Span<char> room)
+    private static bool IsInlined(string value) =>
+        (uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxMediumLength - StringEscaper.MinShortLength;
+
+    // A value that IsInlined accepts quoted into room, which has space for the longest one that may come (a short one
+    // where the caller asked IsShort): false, with room to be written over, when one of its chars needs escaping.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryQuoteInline(string value, Span<char> room)
     {
         room[0] = '"';
-        if (!StringEscaper.TryCopyShort(value, room[1..]))
-        {
-            return false;
-        }
-
-        room[value.Length + 1] = '"';
-        return true;
-    }
-
-    private static bool IsMedium(string value) =>
-        (uint)(value.Length - (StringEscaper.MaxShortLength + 1)) <= StringEscaper.MaxMediumLength - (StringEscaper.MaxShortLength + 1);
-
-    // A medium value (see IsMedium) quoted into room, which has space for the longest, as TryQuoteShort does.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool TryQuoteMedium(string value, Span<char> room)
-    {
-        room[0] = '"';
-        if (!StringEscaper.TryCopyMedium(value, room[1..]))
+        bool copied = value.Length <= StringEscaper.MaxShortLength
+            ? StringEscaper.TryCopyShort(value, room[1..])
+            : StringEscaper.TryCopyMedium(value, room[1..]);
+        if (!copied)
         {
             return false;
         }
