@@ -201,6 +201,15 @@ public class ApiTests
         Assert.Equal("{\"a\":{\"b\":{}}}", serializer.SerializeToString(engine.Evaluate("JSON.parse('{\"a\":{\"b\":{}}}')")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[{}]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("JSON.parse('{\"a\":{\"b\":{\"c\":{}}}}')")));
+
+        // And so does an object of a hidden class whose values are all primitives, as an element or a property, first
+        // of its class or after one of its class that held a container.
+        Assert.Equal("[[{\"x\":1,\"y\":\"y\"}]]", serializer.SerializeToString(engine.Evaluate("[[{x: 1, y: 'y'}]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[{x: 1, y: 'y'}]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: {x: 1}}}})")));
+        var four = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 4 });
+        Assert.Equal("[[{\"x\":[1]}],[[{\"x\":2}]]]", four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[{x: 2}]]]")));
+        Assert.Throws<JavaScriptException>(() => four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[[{x: 2}]]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("class E {} [[[new E()]]]")));
         Assert.Equal(2_000_000, JsonSerializerOptions.Default.MaxDepth);
         using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });

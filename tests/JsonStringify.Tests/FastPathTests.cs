@@ -105,6 +105,13 @@ public class FastPathTests
         // a proxy's ownKeys trap (with no keys to read after it) or its length trap changes the object that holds it
         "var o = {a: 1, p: null, c: 3, d: 4}; o.p = new Proxy({}, {ownKeys() { delete o.c; o.d = 'late'; return []; }}); JSON.stringify([o, {a: 2, p: 0, c: 5, d: 6}])",
         "var o = {a: 1, p: null, b: 2}; o.p = new Proxy([], {get(t, k) { if (k === 'length') { delete o.b; o.b = 'late'; } return Reflect.get(t, k); }}); JSON.stringify(o)",
+        // objects whose values are all primitives: every kind of primitive, values that are not (undefined, functions,
+        // symbols, objects) at the start, middle and end, and rows of one class whose values are primitives or not in
+        // turn, compact and indented
+        "JSON.stringify([{a: 1, b: 'x\\\"y\\n', c: null, d: true, e: -0, f: NaN, g: 1e21, h: 'a much longer string value, past sixteen chars'}], null, 2)",
+        "JSON.stringify([{u: undefined, a: 1}, {a: 1, f() {}, b: 2}, {a: 1, b: 2, s: Symbol('s')}, {a: 1, o: {}, b: [], c: 3}, {}], null, '\\t')",
+        "var rows = []; for (var i = 0; i < 60; i++) rows.push({a: i, b: i % 7 === 0 ? {n: i} : i % 11 === 0 ? [i] : 'b' + i, c: i % 13 === 0 ? undefined : true}); JSON.stringify(rows) + JSON.stringify({rows: rows, last: rows[59]}, null, 1)",
+        "class R { constructor(i) { this.id = i; this.name = 'r' + i; this.ok = i % 2 === 0; } } JSON.stringify({list: [new R(1), new R(2), {id: 3, name: {first: 'x'}, ok: false}, new R(4)]})",
         // one empty array met many times is not a cycle
         "var e = []; JSON.stringify({x: e, y: [e, e], z: {w: e}})",
         // a nested call on the same serializer, while the outer call holds the cache
