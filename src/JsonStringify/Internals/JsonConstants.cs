@@ -23,6 +23,10 @@ internal static class JsonConstants
     // With a replacer property list, a walker remembers which listed keys the chains of this many prototypes lack.
     public const int AbsentKeysEntries = 4;
 
+    // After an object of a hidden class turned out not to be a leaf, how many more of that class are opened as frames
+    // at once (see Walker.OpenShapedElement); then one is tried again.
+    public const int LeafTriesSkipped = 16;
+
     // A walker keeps the array under its stack of table properties (objects with more than 64 properties, deleted ones,
     // or built by assignment) from call to call up to this many entries.
     public const int MaxRetainedTableCapacity = 4096;

@@ -40,6 +40,16 @@ internal sealed class ShapeLayout
     /// <summary>Whether the class has an own property named toJSON.</summary>
     public bool HasToJson { get; }
 
+    /// <summary>
+    /// How many more objects of the class to open as frames at once, without first trying to write them whole as
+    /// leaves (see Walker.OpenShapedElement): set after one turned out not to be a leaf, counted down as they open.
+    /// </summary>
+    /// <remarks>
+    /// A hint only: it decides how an object is written, never what. Walks on other threads share the layout, and a
+    /// count they overwrite or lose costs at most a few tries.
+    /// </remarks>
+    public int LeafTriesSkipped;
+
     /// <summary>The layout for a hidden class's memoised key array (see <see cref="ValueReader.TryGetShapeKeys"/>).</summary>
     public static ShapeLayout For(JsValue[] keys) =>
         s_cache.TryGetValue(keys, out ShapeLayout? layout) ? layout : s_cache.GetValue(keys, static k => new ShapeLayout(k));

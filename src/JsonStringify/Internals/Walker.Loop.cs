@@ -110,7 +110,7 @@ internal sealed partial class Walker<TOutput>
             }
             else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
-                bool opened = OpenPure(value, shape, layout);
+                bool opened = OpenPure(value, shape, layout, asElement: true);
                 CountWork();
                 if (opened)
                 {
@@ -270,7 +270,7 @@ internal sealed partial class Walker<TOutput>
     private bool OpenPureProperty(ref Frame frame, JsValue? key, string name, bool quoted, JsValue value, object? shape, ShapeLayout? layout)
     {
         WritePropertyName(ref frame, key, name, quoted);
-        bool opened = OpenPure(value, shape, layout);
+        bool opened = OpenPure(value, shape, layout, asElement: false);
         CountWork();
         return opened;
     }

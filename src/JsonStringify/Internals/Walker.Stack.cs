@@ -25,6 +25,12 @@ internal sealed partial class Walker<TOutput>
     private void Enter(ObjectInstance o)
     {
         CheckEnter(o);
+        Push(o);
+    }
+
+    // A frame for a container that CheckEnter has accepted, with no user code run since.
+    private void Push(ObjectInstance o)
+    {
         if (_depth == _frames.Length)
         {
             Array.Resize(ref _frames, _frames.Length * 2);
