@@ -189,6 +189,14 @@ internal sealed partial class Walker<TOutput>
             return true;
         }
 
+        return TryWriteLeaf(o, shape, layout);
+    }
+
+    // OpenShapedElement's try: the object written whole, or pushed with its leading primitives written (true). Kept
+    // out of RunArray, whose code stays as small for the rows that skip it.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool TryWriteLeaf(JsObject o, object shape, ShapeLayout layout)
+    {
         CheckEnter(o);
         _writer.StartObject();
         int written = WriteLeadingPrimitives(o, shape, layout);
