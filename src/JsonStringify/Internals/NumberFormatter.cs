@@ -1,4 +1,7 @@
+using System.Diagnostics;
 using System.Numerics;
+using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 
 namespace JsonStringify.Internals;
 
@@ -81,21 +84,24 @@ internal static class NumberFormatter
     }
 
     // Writes all but the one or two leading digits of value, two at a time, right to left from end; returns those
-    // leading digits.
+    // leading digits. Each pair of chars is copied as one 32-bit move, without bounds checks: end is the value's digit
+    // count, which the caller's buffer holds, and a pair's index is below 100.
     private static T WritePairs<T>(T value, int end, Span<char> buffer)
         where T : IBinaryInteger<T>
     {
-        ReadOnlySpan<char> pairs = DigitPairs;
+        Debug.Assert(end <= buffer.Length, "the buffer holds every digit");
+        ref byte pairs = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(DigitPairs));
+        ref byte destination = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(buffer));
         T hundred = T.CreateTruncating(100);
         int i = end;
         while (value >= hundred)
         {
             T quotient = value / hundred;
-            int pair = int.CreateTruncating(value - (quotient * hundred)) * 2;
+            uint pair = uint.CreateTruncating(value - (quotient * hundred));
+            Debug.Assert(pair < 100, "a remainder of division by 100");
             value = quotient;
             i -= 2;
-            buffer[i + 1] = pairs[pair + 1];
-            buffer[i] = pairs[pair];
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref destination, (nint)(uint)i * sizeof(char)), Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char))));
         }
 
         return value;
