@@ -101,7 +101,8 @@ internal static class NumberFormatter
             Debug.Assert(pair < 100, "a remainder of division by 100");
             value = quotient;
             i -= 2;
-            Unsafe.WriteUnaligned(ref Unsafe.Add(ref destination, (nint)(uint)i * sizeof(char)), Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char))));
+            uint digits = Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char)));
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref destination, (nint)(uint)i * sizeof(char)), digits);
         }
 
         return value;
