@@ -210,6 +210,15 @@ public class ApiTests
         var four = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 4 });
         Assert.Equal("[[{\"x\":[1]}],[[{\"x\":2}]]]", four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[{x: 2}]]]")));
         Assert.Throws<JavaScriptException>(() => four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[[{x: 2}]]]]")));
+
+        // And a property-table object (built by assignment, or with a key deleted), empty or not, as an element.
+        engine.Execute("function table(n) { var o = {}; for (var i = 0; i < n; i++) o['k' + i] = i; return o; }");
+        engine.Execute("function emptied() { var o = {a: 1}; delete o.a; return o; }");
+        Assert.Equal("[[{\"k0\":0,\"k1\":1}]]", serializer.SerializeToString(engine.Evaluate("[[table(2)]]")));
+        Assert.Equal("[[{}]]", serializer.SerializeToString(engine.Evaluate("[[emptied()]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[table(2)]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[table(70)]]]")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[emptied()]]]")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("class E {} [[[new E()]]]")));
         Assert.Equal(2_000_000, JsonSerializerOptions.Default.MaxDepth);
         using Engine script = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 5000 });

@@ -112,6 +112,16 @@ public class FastPathTests
         "JSON.stringify([{u: undefined, a: 1}, {a: 1, f() {}, b: 2}, {a: 1, b: 2, s: Symbol('s')}, {a: 1, o: {}, b: [], c: 3}, {}], null, '\\t')",
         "var rows = []; for (var i = 0; i < 60; i++) rows.push({a: i, b: i % 7 === 0 ? {n: i} : i % 11 === 0 ? [i] : 'b' + i, c: i % 13 === 0 ? undefined : true}); JSON.stringify(rows) + JSON.stringify({rows: rows, last: rows[59]}, null, 1)",
         "class R { constructor(i) { this.id = i; this.name = 'r' + i; this.ok = i % 2 === 0; } } JSON.stringify({list: [new R(1), new R(2), {id: 3, name: {first: 'x'}, ok: false}, new R(4)]})",
+        // the same for rows that are property tables (built by assignment, with a key deleted, over 64 keys): every
+        // primitive, values that are not at the start, middle and end, an accessor whose getter changes the row and the
+        // rows after it, empty rows, and a toJSON that a getter puts on Object.prototype, compact and indented
+        "function t(o) { var r = {}; for (var k of Object.keys(o)) r[k] = o[k]; return r; } JSON.stringify([t({a: 1, b: 'x\\\"y\\n', c: null, d: true, e: -0, f: NaN, g: 1e21, h: 'a much longer string value, past sixteen chars'})], null, 2)",
+        "function t(o) { var r = {}; for (var k of Object.keys(o)) r[k] = o[k]; return r; } JSON.stringify([t({u: undefined, a: 1}), t({a: 1, f() {}, b: 2}), t({a: 1, b: 2, s: Symbol('s')}), t({a: 1, o: {}, b: [], c: 3}), t({})], null, '\\t')",
+        "var rows = []; for (var i = 0; i < 40; i++) { var r = {x: 0, a: i}; delete r.x; r.b = i % 7 === 0 ? {n: i} : 'b' + i; r.c = i % 13 === 0 ? undefined : true; rows.push(r); } JSON.stringify(rows) + JSON.stringify({rows: rows}, null, 1)",
+        "var w = []; for (var j = 0; j < 3; j++) { var o = {}; for (var i = 0; i < 70; i++) o['k' + i] = j === 1 && i === 69 ? [i] : i; w.push(o); } JSON.stringify(w) + JSON.stringify(w, null, 2)",
+        "var rows = [{}, {}, {}]; rows[0].a = 1; Object.defineProperty(rows[0], 'g', {enumerable: true, get() { rows[0].z = 'late'; delete rows[0].b; rows[1].a = 'changed'; return 2; }}); rows[0].b = 3; rows[1].a = 4; rows[2].a = 5; JSON.stringify(rows)",
+        "var e1 = {a: 1}; delete e1.a; var e2 = {}; e2.a = 1; delete e2.a; JSON.stringify([e1, e2, {}], null, 2)",
+        "var rows = [{}, {}]; rows[0].a = 1; Object.defineProperty(rows[0], 'g', {enumerable: true, get() { Object.prototype.toJSON = function () { return 'late'; }; return 2; }}); rows[1].a = 3; var r = JSON.stringify(rows); delete Object.prototype.toJSON; r",
         // one empty array met many times is not a cycle
         "var e = []; JSON.stringify({x: e, y: [e, e], z: {w: e}})",
         // a nested call on the same serializer, while the outer call holds the cache

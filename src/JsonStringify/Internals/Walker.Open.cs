@@ -3,6 +3,7 @@ using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 using Jint.Runtime.Interop;
 
 namespace JsonStringify.Internals;
@@ -109,9 +110,10 @@ internal sealed partial class Walker<TOutput>
     }
 
     // Opens what IsPure accepted; false when no frame was pushed: an empty array, an object whose class has no keys,
-    // and an element of an array whose values are all JSON primitives are written whole, after the same depth and
-    // cycle checks that opening them would make (the depth limit counts them; an array may be on the stack, emptied by
-    // a toJSON). Only elements are tried as leaves (the rows of a table): an object that is a property's value is
+    // and an object that is an element of an array and whose values are all JSON primitives (of a hidden class or a
+    // property table) are written whole, after the same depth and cycle checks that opening them would make (the depth
+    // limit counts them; an array may be on the stack, emptied by a toJSON). Only elements are tried as leaves (the
+    // rows of a table): an object that is a property's value is
     // pushed at once, so that RunShapedObject and RunArray keep their share of the returns to Run, by which the
     // runtime counts them for tier 1 (written whole, every leaf made the warm-up of the event feed 1.6x slower).
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement)
@@ -136,6 +138,11 @@ internal sealed partial class Walker<TOutput>
 
         if (value is JsObject table)
         {
+            if (asElement)
+            {
+                return OpenPureTableElement(table);
+            }
+
             OpenPureTable(table);
             return true;
         }
@@ -159,10 +166,67 @@ internal sealed partial class Walker<TOutput>
         Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
         Enter(o);
         _writer.StartObject();
+        StartPureTable(written: 0);
+    }
+
+    // OpenPureTable for an element of an array (a row built by assignment, most often), as OpenShapedElement does for
+    // a hidden class: its leading properties whose values are JSON primitives are written from the table just read,
+    // and it is pushed only at one that is not (or an accessor). Every row is tried: a row that is not a leaf has its
+    // leading properties written here instead of in RunTableObject, which costs nothing more. True when a frame was
+    // pushed.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool OpenPureTableElement(JsObject o)
+    {
+        Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
+        Debug.Assert(_replacer is null, "a pure walk");
+        CheckEnter(o);
+        _writer.StartObject();
+        int count = _tableAhead.Count;
+        int written = 0;
+        for (; written < count; written++)
+        {
+            // The descriptors are the properties themselves: nothing but the writer and the work budget has run since
+            // the table was read.
+            ref TableEntry entry = ref _tables.Entries[_tableAhead.Start + written];
+            PropertyDescriptor descriptor = entry.Descriptor;
+            if (descriptor.GetType() != typeof(PropertyDescriptor) || !descriptor.IsDataDescriptor())
+            {
+                break;
+            }
+
+            JsValue value = descriptor.Value;
+            Types type = value.Type;
+            if (!IsJsonPrimitive(type))
+            {
+                break;
+            }
+
+            _writer.WritePropertyName(entry.Name, written == 0);
+            WritePrimitive(value, type);
+            CountWork();
+        }
+
+        if (written == count)
+        {
+            _writer.EndObject(empty: count == 0);
+            DropTableReadAhead();
+            return false;
+        }
+
+        Push(o);
+        StartPureTable(written);
+        return true;
+    }
+
+    // The frame just pushed for the table object read ahead, with its first properties written.
+    private void StartPureTable(int written)
+    {
         ref Frame frame = ref _frames[_depth - 1];
         frame.Start(FrameKind.TableObject, (ulong)_tableAhead.Count);
         frame.TableStart = _tableAhead.Start;
         frame.Epoch = _epoch;
+        frame.Index = (ulong)written;
+        frame.Empty = written == 0;
         _tableAheadOwner = null;
     }
 
