@@ -133,6 +133,33 @@ public class SystemTextJsonTests
     }
 
     [Fact]
+    public void RowsWrittenWholeMakeTheSameNodesAndTokens()
+    {
+        // Array elements whose values are all primitives are written without a frame (of a hidden class or a property
+        // table); rows that are not go on from their first value that is not a primitive.
+        var engine = new Engine();
+        JsValue value = engine.Evaluate("""
+            function assigned(o) { var r = {}; for (var k of Object.keys(o)) r[k] = o[k]; return r; }
+            var emptied = {a: 1}; delete emptied.a;
+            var rows = [];
+            for (var i = 0; i < 40; i++) rows.push({id: i, name: 'r' + i, ok: i % 2 === 0, more: i % 9 === 0 ? {n: i} : null});
+            [rows, [assigned({a: 1, b: 'x', c: null}), assigned({a: 2, b: [1, 2], c: true}), emptied, {}],
+             [{x: 1, u: undefined, y: -0}, assigned({f() {}, x: 2})]]
+            """);
+        var serializer = new JsonSerializer(engine);
+        string text = serializer.SerializeToString(value)!;
+        JsonNode node = serializer.ToJsonNode(value)!;
+        Assert.Equal(text, node.ToJsonString());
+        Assert.Equal(text, WriteWith(writer => serializer.Serialize(value, writer)));
+        Assert.Equal(["id", "name", "ok", "more"], node[0]![9]!.AsObject().Select(p => p.Key));
+        Assert.Equal(9d, node[0]![9]!["more"]!["n"]!.GetValue<double>());
+        Assert.Equal(["a", "b", "c"], node[1]![1]!.AsObject().Select(p => p.Key));
+        Assert.Empty(node[1]![2]!.AsObject());
+        Assert.Equal(["x", "y"], node[2]![0]!.AsObject().Select(p => p.Key));
+        Assert.Equal(["x"], node[2]![1]!.AsObject().Select(p => p.Key));
+    }
+
+    [Fact]
     public void AReplacerShapesTheNodesAsItShapesTheText()
     {
         var engine = new Engine();
