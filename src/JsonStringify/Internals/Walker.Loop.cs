@@ -67,7 +67,7 @@ internal sealed partial class Walker<TOutput>
                 {
                     PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
                     lacksKey = own == PropertyDescriptor.Undefined;
-                    read = own is not null && own.GetType() == typeof(PropertyDescriptor) && own.IsDataDescriptor() ? own.Value : null;
+                    read = own is not null && IsPlainData(own) ? own.Value : null;
                 }
 
                 if (lacksKey && frame.Epoch == _epoch && frame.AbsentKeys is { } absent && absent[i])
@@ -198,7 +198,7 @@ internal sealed partial class Walker<TOutput>
             PropertyDescriptor descriptor = entry.Descriptor;
             JsValue? key = null;
             JsValue value;
-            if (frame.Epoch == _epoch && descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor())
+            if (frame.Epoch == _epoch && IsPlainData(descriptor))
             {
                 value = descriptor.Value;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))

@@ -166,7 +166,7 @@ internal sealed partial class Walker<TOutput>
         Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
         Enter(o);
         _writer.StartObject();
-        StartPureTable(written: 0);
+        StartPureTable();
     }
 
     // OpenPureTable for an element of an array (a row built by assignment, most often), as OpenShapedElement does for
@@ -189,7 +189,7 @@ internal sealed partial class Walker<TOutput>
             // the table was read.
             ref TableEntry entry = ref _tables.Entries[_tableAhead.Start + written];
             PropertyDescriptor descriptor = entry.Descriptor;
-            if (descriptor.GetType() != typeof(PropertyDescriptor) || !descriptor.IsDataDescriptor())
+            if (!IsPlainData(descriptor))
             {
                 break;
             }
@@ -214,19 +214,18 @@ internal sealed partial class Walker<TOutput>
         }
 
         Push(o);
-        StartPureTable(written);
+        StartPureTable();
+        _frames[_depth - 1].Resume(written);
         return true;
     }
 
-    // The frame just pushed for the table object read ahead, with its first properties written.
-    private void StartPureTable(int written)
+    // The frame just pushed for the table object read ahead.
+    private void StartPureTable()
     {
         ref Frame frame = ref _frames[_depth - 1];
         frame.Start(FrameKind.TableObject, (ulong)_tableAhead.Count);
         frame.TableStart = _tableAhead.Start;
         frame.Epoch = _epoch;
-        frame.Index = (ulong)written;
-        frame.Empty = written == 0;
         _tableAheadOwner = null;
     }
 
@@ -276,8 +275,7 @@ internal sealed partial class Walker<TOutput>
         Push(o);
         ref Frame frame = ref _frames[_depth - 1];
         StartShapedObject(ref frame, shape, layout);
-        frame.Index = (ulong)written;
-        frame.Empty = written == 0;
+        frame.Resume(written);
         return true;
     }
 

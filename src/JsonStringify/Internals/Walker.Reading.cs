@@ -98,6 +98,12 @@ internal sealed partial class Walker<TOutput>
         return IsPureLayout(o, layout) ? layout : null;
     }
 
+    // Whether a descriptor is a plain data property, whose Value is the property's value: an accessor, or a descriptor
+    // of another kind (lazy, or computed by the engine), is read through [[Get]] instead.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsPlainData(PropertyDescriptor descriptor) =>
+        descriptor.GetType() == typeof(PropertyDescriptor) && descriptor.IsDataDescriptor();
+
     // Whether a plain object with this layout has no toJSON, own or on its (ordinary) prototype chain.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool IsPureLayout(JsObject o, [NotNullWhen(true)] ShapeLayout? layout) =>

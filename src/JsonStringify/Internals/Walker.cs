@@ -209,5 +209,14 @@ internal sealed partial class Walker<TOutput> : IWalker
             Index = 0;
             Empty = true;
         }
+
+        // For an object pushed after its first properties were written as it was opened (a row that was not a leaf):
+        // the walk goes on from the next one.
+        public void Resume(int written)
+        {
+            Debug.Assert((ulong)written < Count, "a property is left to walk");
+            Index = (ulong)written;
+            Empty = written == 0;
+        }
     }
 }
