@@ -123,6 +123,7 @@ internal sealed partial class JsonWriter
         _pos += NumberFormatter.Format(value, destination);
     }
 
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteString(string value)
     {
         // Most values are short and need no escaping: quoted here without the call to the escaper.
@@ -132,6 +133,15 @@ internal sealed partial class JsonWriter
             return;
         }
 
+        WriteEscapedString(value);
+    }
+
+    // The rest of WriteString: a value that needs escaping, or is too short or too long to be quoted inline. Kept out
+    // of line so that the callers, where WriteString is inlined, carry only the common case: without a profile (at
+    // first calls, under DOTNET_TieredPGO=0) the JIT otherwise left all of WriteString a call.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteEscapedString(string value)
+    {
         if (value.Length > MaxInlineString)
         {
             WriteLongString(value);
@@ -178,6 +188,7 @@ internal sealed partial class JsonWriter
     }
 
     /// <summary>Like <see cref="WritePropertyName"/>, for a name already quoted and followed by ':'.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteQuotedPropertyName(string quotedWithColon, bool first)
     {
         // Compact output, the common case: the comma and the name in one reservation, a short name copied inline.
@@ -191,6 +202,13 @@ internal sealed partial class JsonWriter
             return;
         }
 
+        WriteLongOrIndentedPropertyName(quotedWithColon, first);
+    }
+
+    // The rest of WriteQuotedPropertyName, kept out of line as WriteEscapedString is.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteLongOrIndentedPropertyName(string quotedWithColon, bool first)
+    {
         WriteSeparator(first);
         if (_gap.Length == 0)
         {

@@ -97,6 +97,7 @@ internal sealed class ShapeReader : ValueReader
     public override bool HasNoOwnToJson(JsArray array) => JintInternals.HasOnlyElements(array) || base.HasNoOwnToJson(array);
 
     /// <summary>An element of a dense array that is present (not a hole): reading it runs no user code.</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
     {
         if (array is JsArray jsArray && index < jsArray.Length)
