@@ -104,6 +104,38 @@ public class NumberFormattingTests
         Assert.Equal(expected, ExpectedText(value));
     }
 
+    // The writer writes whole numbers below SmallIntegerLimit itself, inline where values are written.
+    [Fact]
+    public void SmallIntegersMatchTheirPlainDigits()
+    {
+        Span<char> buffer = stackalloc char[NumberFormatter.SmallIntegerDigits];
+        for (uint value = 0; value < NumberFormatter.SmallIntegerLimit; value++)
+        {
+            int length = NumberFormatter.FormatSmallInteger(value, buffer);
+            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+        }
+    }
+
+    // The same through the writer: every small whole number, at the many offsets of the writer's buffer that 10,000
+    // of them reach (the buffer is flushed among them), beside numbers just outside the small ones, as a string and
+    // as UTF-8.
+    [Fact]
+    public void SmallIntegersAreWrittenAtEveryOffsetOfTheWritersBuffer()
+    {
+        using var engine = new Jint.Engine();
+        var serializer = new JsonSerializer(engine);
+        Jint.Native.JsValue values = engine.Evaluate(
+            "const a = [-0, -1, 0.5, 9.5, 99.5, 999.5, 9999.5, 10000, 65536, 4294967296, 1e21, NaN, -Infinity];"
+            + " for (let i = 0; i <= 10000; i++) { a.push(i); } a");
+        string expected = "[0,-1,0.5,9.5,99.5,999.5,9999.5,10000,65536,4294967296,1e+21,null,null,"
+            + string.Join(',', Enumerable.Range(0, 10_001)) + "]";
+
+        Assert.Equal(expected, serializer.SerializeToString(values));
+        var utf8 = new System.Buffers.ArrayBufferWriter<byte>();
+        serializer.Serialize(values, Jint.Native.JsValue.Undefined, Jint.Native.JsValue.Undefined, utf8);
+        Assert.Equal(expected, Encoding.UTF8.GetString(utf8.WrittenSpan));
+    }
+
     // Integers take their own path (digit counting and pairs, 32- and 64-bit): every power of ten and its neighbours
     // up to 2^53, both signs, plus seeded integers of every length, against the BCL's integer text.
     [Fact]

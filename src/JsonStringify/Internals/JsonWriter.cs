@@ -114,22 +114,14 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNumber(double value)
     {
-        // A whole number from 0 to 99 (or -0, written as 0), the most common in documents: written here, inline in
+        // A whole number below 10,000 (or -0, written as 0), the most common in documents: written here, inline in
         // the walker whatever its profile says. The conversion saturates, and is 0 for NaN, so no other number passes.
         uint small = (uint)value;
-        if (small < 100 && small == value)
+        if (small < NumberFormatter.SmallIntegerLimit && small == value)
         {
-            Span<char> room = Reserve(2);
-            if (small < 10)
-            {
-                room[0] = (char)('0' + small);
-                _pos++;
-                return;
-            }
-
-            room[0] = (char)('0' + (small / 10));
-            room[1] = (char)('0' + (small % 10));
-            _pos += 2;
+            // Reserve may flush, which moves _pos: it runs before _pos is read.
+            Span<char> room = Reserve(NumberFormatter.SmallIntegerDigits);
+            _pos += NumberFormatter.FormatSmallInteger(small, room);
             return;
         }
 

@@ -62,6 +62,63 @@ internal static class NumberFormatter
         return length;
     }
 
+    /// <summary>The whole numbers that <see cref="FormatSmallInteger"/> writes are below this.</summary>
+    public const uint SmallIntegerLimit = 10_000;
+
+    /// <summary>The room <see cref="FormatSmallInteger"/> needs.</summary>
+    public const int SmallIntegerDigits = 4;
+
+    /// <summary>
+    /// Writes a whole number below <see cref="SmallIntegerLimit"/> into <paramref name="buffer"/> (at least
+    /// <see cref="SmallIntegerDigits"/> chars) and returns its length: a digit, or pairs of digits copied as one
+    /// 32-bit move each, small enough to be inlined where numbers are written.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int FormatSmallInteger(uint value, Span<char> buffer)
+    {
+        Debug.Assert(value < SmallIntegerLimit, "a small whole number");
+        if (buffer.Length < SmallIntegerDigits)
+        {
+            throw new ArgumentException("The buffer is too short.", nameof(buffer));
+        }
+
+        ref char first = ref MemoryMarshal.GetReference(buffer);
+        if (value < 10)
+        {
+            first = (char)('0' + value);
+            return 1;
+        }
+
+        if (value < 100)
+        {
+            WritePair(value, ref first);
+            return 2;
+        }
+
+        uint high = value / 100;
+        uint low = value - (high * 100);
+        if (value < 1_000)
+        {
+            first = (char)('0' + high);
+            WritePair(low, ref Unsafe.Add(ref first, 1));
+            return 3;
+        }
+
+        WritePair(high, ref first);
+        WritePair(low, ref Unsafe.Add(ref first, 2));
+        return 4;
+    }
+
+    // The two digits of a pair below 100 at destination, as one 32-bit move.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void WritePair(uint pair, ref char destination)
+    {
+        Debug.Assert(pair < 100, "a pair of digits");
+        ref byte pairs = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(DigitPairs));
+        uint digits = Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char)));
+        Unsafe.WriteUnaligned(ref Unsafe.As<char, byte>(ref destination), digits);
+    }
+
     // Writes the length (its CountDigits) digits of value. Values that fit in 32 bits divide in 32 bits, which is
     // the faster division; the loop is one generic method, compiled separately for each width.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
@@ -84,14 +141,12 @@ internal static class NumberFormatter
     }
 
     // Writes all but the one or two leading digits of value, two at a time, right to left from end; returns those
-    // leading digits. Each pair of chars is copied as one 32-bit move, without bounds checks: end is the value's digit
-    // count, which the caller's buffer holds, and a pair's index is below 100.
+    // leading digits, without bounds checks: end is the value's digit count, which the caller's buffer holds.
     private static T WritePairs<T>(T value, int end, Span<char> buffer)
         where T : IBinaryInteger<T>
     {
         Debug.Assert(end <= buffer.Length, "the buffer holds every digit");
-        ref byte pairs = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(DigitPairs));
-        ref byte destination = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(buffer));
+        ref char destination = ref MemoryMarshal.GetReference(buffer);
         T hundred = T.CreateTruncating(100);
         int i = end;
         while (value >= hundred)
@@ -101,8 +156,7 @@ internal static class NumberFormatter
             Debug.Assert(pair < 100, "a remainder of division by 100");
             value = quotient;
             i -= 2;
-            uint digits = Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char)));
-            Unsafe.WriteUnaligned(ref Unsafe.Add(ref destination, (nint)(uint)i * sizeof(char)), digits);
+            WritePair(pair, ref Unsafe.Add(ref destination, i));
         }
 
         return value;
