@@ -41,7 +41,7 @@ internal sealed partial class JsonWriter
     {
         // Compact output and a short name with nothing to escape, the common case for table objects: the comma, the
         // quoted name and the colon in one reservation, as WritePropertyName.
-        if (_gap.Length == 0 && IsShortEncoded(name))
+        if (!_indented && IsShortEncoded(name))
         {
             Span<char> room = Reserve(DefaultEncoderEscaper.MaxShortLength + 4);
             int at = first ? 0 : 1;
@@ -60,7 +60,7 @@ internal sealed partial class JsonWriter
         bool written = TryWriteEncoded(name, stopAtUnpairedSurrogate: false);
         Debug.Assert(written, "a name never stops: its unpaired surrogates are written as U+FFFD");
         WriteChar(':');
-        if (_gap.Length != 0)
+        if (_indented)
         {
             WriteChar(' ');
         }

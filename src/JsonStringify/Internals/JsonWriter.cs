@@ -43,6 +43,10 @@ internal sealed partial class JsonWriter
     private int _pos;
     private OutputSink? _sink;
     private string _gap = string.Empty;
+
+    // Whether _gap is not empty: asked at every name and separator, where reading the gap's length took one load
+    // more on the critical path of each property.
+    private bool _indented;
     private int _depth;
     private long _maxLength;
 
@@ -73,6 +77,7 @@ internal sealed partial class JsonWriter
         }
 
         _gap = gap;
+        _indented = gap.Length != 0;
         _lineBreak = lineBreak;
         _depth = depth;
         _pos = 0;
@@ -184,7 +189,7 @@ internal sealed partial class JsonWriter
     {
         // Compact output and a short name that needs no escaping, the common case for table objects, whose names are
         // not quoted ahead: the comma, the quoted name and the colon in one reservation.
-        if (_gap.Length == 0 && IsShort(name))
+        if (!_indented && IsShort(name))
         {
             Span<char> room = Reserve(StringEscaper.MaxShortLength + 4);
             int at = first ? 0 : 1;
@@ -200,7 +205,7 @@ internal sealed partial class JsonWriter
         WriteSeparator(first);
         WriteString(name);
         WriteChar(':');
-        if (_gap.Length != 0)
+        if (_indented)
         {
             WriteChar(' ');
         }
@@ -211,7 +216,7 @@ internal sealed partial class JsonWriter
     public void WriteQuotedPropertyName(string quotedWithColon, bool first)
     {
         // Compact output, the common case: the comma and the name in one reservation, a short name copied inline.
-        if (_gap.Length == 0 && quotedWithColon.Length <= MaxInlineCopy)
+        if (!_indented && quotedWithColon.Length <= MaxInlineCopy)
         {
             Span<char> destination = Reserve(MaxInlineCopy + 1);
             int at = first ? 0 : 1;
@@ -229,7 +234,7 @@ internal sealed partial class JsonWriter
     private void WriteLongOrIndentedPropertyName(string quotedWithColon, bool first)
     {
         WriteSeparator(first);
-        if (_gap.Length == 0)
+        if (!_indented)
         {
             WriteText(quotedWithColon);
             return;
@@ -252,7 +257,7 @@ internal sealed partial class JsonWriter
     public void EndObject(bool empty)
     {
         _depth--;
-        if (!empty && _gap.Length != 0)
+        if (!empty && _indented)
         {
             WriteNewLine();
         }
@@ -278,7 +283,7 @@ internal sealed partial class JsonWriter
             WriteChar(',');
         }
 
-        if (_gap.Length != 0)
+        if (_indented)
         {
             WriteNewLine();
         }
@@ -287,7 +292,7 @@ internal sealed partial class JsonWriter
     public void EndArray(bool empty)
     {
         _depth--;
-        if (!empty && _gap.Length != 0)
+        if (!empty && _indented)
         {
             WriteNewLine();
         }
