@@ -1,5 +1,6 @@
 using Jint;
 using Jint.Native;
+using Jint.Runtime.Descriptors;
 using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
@@ -67,6 +68,9 @@ public class FastPathTests
         "var o = {a: 1, b: 2, z: 0}; delete o.z; Object.defineProperty(o, 'a', {get() { o.b = 'changed'; return 1; }, enumerable: true}); JSON.stringify(o)",
         "var o = {a: 1, b: {c: 2}, z: 0}; delete o.z; JSON.stringify(o, (k, v) => k === 'a' ? (o.b = 'replaced', v) : v)",
         "var o = {x: 1, z: 0}; delete o.z; JSON.stringify([o, new Proxy(o, {ownKeys(t) { t.x = 'trap'; return Reflect.ownKeys(t); }}), o])",
+        // a table of 5,000 keys whose values are tables: the stack of table properties outgrows the array a walker
+        // keeps and goes on in one rented from the pool, call after call, compact and indented
+        "var big = {}; for (var i = 0; i < 5000; i++) { var t = {}; t['k'] = i; t['n' + (i % 3)] = {z: 0, v: i}; delete t['n' + (i % 3)].z; big['key' + i] = t; } var wrap = {}; wrap['big'] = big; wrap['next'] = {}; wrap['next']['a'] = 1; JSON.stringify([wrap, wrap]) + JSON.stringify(big, null, 1) + JSON.stringify(wrap)",
         // objects built by assignment (tables all the way down), read from their tables and opened from the loops:
         // toJSON own (enumerable or not), on a prototype, or added part-way through; getters that change later tables
         "function r(v) { if (Array.isArray(v)) return v.map(r); if (v && typeof v === 'object') { const o = {}; for (const k of Object.keys(v)) o[k] = r(v[k]); return o; } return v; } JSON.stringify(r({a: [{b: 1, c: {d: 'x'}}, {}], e: {f: [1, 2, {g: null}]}, '3': {'1': 0}}), null, 1)",
@@ -203,6 +207,54 @@ public class FastPathTests
                 fast.PopTo(fastSegment.Start);
                 slow.PopTo(slowSegment.Start);
             }
+        }
+    }
+
+    // The stack of table properties keeps an array of up to MaxRetainedTableCapacity entries from call to call; past
+    // that it moves to one rented from the shared pool, with the segments below the top intact, and Reset gives that
+    // back (cleared) and leaves the kept array cleared too, so that a pooled walker pins nothing. Two rounds: the second finds
+    // the same kept array, so a walk that needs that much allocates no new one.
+    [Fact]
+    public void TableStackRentsPastTheArrayItKeepsAndGivesItBack()
+    {
+        var stack = new TableStack();
+        var descriptor = new PropertyDescriptor(JsNumber.Create(1), PropertyFlag.ConfigurableEnumerableWritable);
+        TableEntry[]? kept = null;
+        for (int round = 0; round < 2; round++)
+        {
+            TableSegment first = Push(stack, "a", JsonConstants.MaxRetainedTableCapacity - 10);
+            Assert.True(stack.Entries.Length <= JsonConstants.MaxRetainedTableCapacity);
+            kept ??= stack.Entries;
+            Assert.Same(kept, stack.Entries);
+
+            TableSegment second = Push(stack, "b", 300);
+            Assert.True(stack.Entries.Length > JsonConstants.MaxRetainedTableCapacity);
+            Assert.All(kept, entry => Assert.Null(entry.Name));
+            Assert.Equal(Enumerable.Range(0, first.Count).Select(i => "a" + i), stack.Entries.AsSpan(first.Start, first.Count).ToArray().Select(e => e.Name));
+            Assert.Equal(Enumerable.Range(0, second.Count).Select(i => "b" + i), stack.Entries.AsSpan(second.Start, second.Count).ToArray().Select(e => e.Name));
+
+            stack.PopTo(second.Start);
+            TableSegment third = Push(stack, "c", 5000);
+            Assert.Equal(first.Count, third.Start);
+            Assert.Equal("a0", stack.Entries[0].Name);
+            Assert.Equal("c4999", stack.Entries[third.Start + 4999].Name);
+
+            stack.Reset();
+            Assert.Same(kept, stack.Entries);
+            Assert.Equal(0, stack.Top);
+            Assert.All(kept, entry => Assert.Null(entry.Descriptor));
+        }
+
+        // As a reader does: the entries written above the top, then pushed as one segment.
+        TableSegment Push(TableStack tables, string prefix, int count)
+        {
+            tables.EnsureRoom(count);
+            for (int i = 0; i < count; i++)
+            {
+                tables.Entries[tables.Top + i] = new TableEntry { Name = prefix + i, Descriptor = descriptor };
+            }
+
+            return tables.Push(count, TableNameKinds.None);
         }
     }
 

@@ -28,7 +28,8 @@ internal static class JsonConstants
     public const int LeafTriesSkipped = 16;
 
     // A walker keeps the array under its stack of table properties (objects with more than 64 properties, deleted ones,
-    // or built by assignment) from call to call up to this many entries.
+    // or built by assignment) from call to call up to this many entries (a power of two); a walk that needs more rents
+    // one from the shared ArrayPool and gives it back when it ends.
     public const int MaxRetainedTableCapacity = 4096;
 
     // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".

@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Numerics;
 using System.Runtime.CompilerServices;
 using Jint.Runtime.Descriptors;
 
@@ -16,13 +17,21 @@ internal sealed class TableStack
 {
     private const int InitialCapacity = 64;
 
-    private TableEntry[] _entries = new TableEntry[InitialCapacity];
+    // The array the walker keeps from call to call; it grows by powers of two up to MaxRetainedTableCapacity.
+    private TableEntry[] _owned = new TableEntry[InitialCapacity];
+
+    // The array in use: the owned one, or, once a walk needs more entries than the owned one may hold, one rented from
+    // the shared pool, which Reset gives back. So a walker pins no large array, and a document with a very large table
+    // object allocates nothing call after call.
+    private TableEntry[] _entries;
 
     // The entries of the segments pushed and not popped.
     private int _top;
 
     // How far entries may have been written since the last Reset: the part that holds references.
     private int _written;
+
+    public TableStack() => _entries = _owned;
 
     /// <summary>
     /// The array under the stack: a reader writes an object's entries into it from <see cref="Top"/> on, then calls
@@ -41,7 +50,7 @@ internal sealed class TableStack
     {
         if (count > Room)
         {
-            Array.Resize(ref _entries, Math.Max(_top + count, _entries.Length * 2));
+            Grow(_top + count);
         }
     }
 
@@ -72,20 +81,45 @@ internal sealed class TableStack
         _top = start;
     }
 
-    /// <summary>Empties the stack and drops what it held, so that nothing is pinned; an array grown past its use is let go.</summary>
+    /// <summary>Empties the stack and drops what it held, so that nothing is pinned; a rented array goes back to the pool.</summary>
     public void Reset()
     {
-        if (_entries.Length > JsonConstants.MaxRetainedTableCapacity)
+        _entries.AsSpan(0, _written).Clear();
+        if (!ReferenceEquals(_entries, _owned))
         {
-            _entries = new TableEntry[InitialCapacity];
-        }
-        else
-        {
-            _entries.AsSpan(0, _written).Clear();
+            ArrayPool<TableEntry>.Shared.Return(_entries);
+            _entries = _owned;
         }
 
         _top = 0;
         _written = 0;
+    }
+
+    // Moves the stack to an array of at least `needed` entries. A reader may be part-way through an object, its entries
+    // written above the top, so the whole old array is copied over (and counted as written), and an old array that is
+    // kept as the owned one, or given back to the pool, is cleared whole.
+    private void Grow(int needed)
+    {
+        Debug.Assert(needed > _entries.Length, "only a stack that is full grows");
+        Debug.Assert(BitOperations.IsPow2(JsonConstants.MaxRetainedTableCapacity), "an owned array is never rounded past the bound");
+        TableEntry[] old = _entries;
+        TableEntry[] grown = needed <= JsonConstants.MaxRetainedTableCapacity
+            ? new TableEntry[BitOperations.RoundUpToPowerOf2((uint)needed)]
+            : ArrayPool<TableEntry>.Shared.Rent(needed);
+        old.CopyTo(grown, 0);
+        _written = old.Length;
+        _entries = grown;
+        if (ReferenceEquals(old, _owned) && grown.Length <= JsonConstants.MaxRetainedTableCapacity)
+        {
+            _owned = grown;
+            return;
+        }
+
+        Array.Clear(old);
+        if (!ReferenceEquals(old, _owned))
+        {
+            ArrayPool<TableEntry>.Shared.Return(old);
+        }
     }
 
     // Moves the array-index keys of a segment to its front, sorted by index, and keeps the order of the others behind
