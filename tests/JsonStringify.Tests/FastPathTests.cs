@@ -69,8 +69,10 @@ public class FastPathTests
         "var o = {a: 1, b: {c: 2}, z: 0}; delete o.z; JSON.stringify(o, (k, v) => k === 'a' ? (o.b = 'replaced', v) : v)",
         "var o = {x: 1, z: 0}; delete o.z; JSON.stringify([o, new Proxy(o, {ownKeys(t) { t.x = 'trap'; return Reflect.ownKeys(t); }}), o])",
         // a table of 5,000 keys whose values are tables: the stack of table properties outgrows the array a walker
-        // keeps and goes on in one rented from the pool, call after call, compact and indented
+        // keeps and goes on in one rented from the pool, call after call, compact and indented; and a getter that
+        // throws while it is rented, twice, before the table is read again
         "var big = {}; for (var i = 0; i < 5000; i++) { var t = {}; t['k'] = i; t['n' + (i % 3)] = {z: 0, v: i}; delete t['n' + (i % 3)].z; big['key' + i] = t; } var wrap = {}; wrap['big'] = big; wrap['next'] = {}; wrap['next']['a'] = 1; JSON.stringify([wrap, wrap]) + JSON.stringify(big, null, 1) + JSON.stringify(wrap)",
+        "var big = {}; for (var i = 0; i < 5000; i++) { big['k' + i] = {v: i}; } Object.defineProperty(big, 'boom', {enumerable: true, get() { throw new Error('boom at ' + Object.keys(this).length); }}); var r = []; for (var n = 0; n < 2; n++) { try { JSON.stringify([big]); } catch (e) { r.push(e.message); } } delete big.boom; r.join() + JSON.stringify([big, big]).length + JSON.stringify(big).slice(-40)",
         // objects built by assignment (tables all the way down), read from their tables and opened from the loops:
         // toJSON own (enumerable or not), on a prototype, or added part-way through; getters that change later tables
         "function r(v) { if (Array.isArray(v)) return v.map(r); if (v && typeof v === 'object') { const o = {}; for (const k of Object.keys(v)) o[k] = r(v[k]); return o; } return v; } JSON.stringify(r({a: [{b: 1, c: {d: 'x'}}, {}], e: {f: [1, 2, {g: null}]}, '3': {'1': 0}}), null, 1)",
