@@ -213,9 +213,9 @@ public class FastPathTests
     }
 
     // The stack of table properties keeps an array of up to MaxRetainedTableCapacity entries from call to call; past
-    // that it moves to one rented from the shared pool, with the segments below the top intact, and Reset gives that
-    // back (cleared) and leaves the kept array cleared too, so that a pooled walker pins nothing. Two rounds: the second finds
-    // the same kept array, so a walk that needs that much allocates no new one.
+    // that it moves to one rented from the shared pool, with the segments below the top intact. Reset gives that one
+    // back (cleared) and leaves the kept array cleared too, so that a pooled walker pins nothing. Two rounds: the
+    // second finds the same kept array, so a walk that needs that much allocates no new one.
     [Fact]
     public void TableStackRentsPastTheArrayItKeepsAndGivesItBack()
     {
