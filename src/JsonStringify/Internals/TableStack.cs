@@ -81,7 +81,9 @@ internal sealed class TableStack
         _top = start;
     }
 
-    /// <summary>Empties the stack and drops what it held, so that nothing is pinned; a rented array goes back to the pool.</summary>
+    /// <summary>
+    /// Empties the stack and drops what it held, so that nothing is pinned; a rented array goes back to the pool.
+    /// </summary>
     public void Reset()
     {
         _entries.AsSpan(0, _written).Clear();
@@ -101,7 +103,8 @@ internal sealed class TableStack
     private void Grow(int needed)
     {
         Debug.Assert(needed > _entries.Length, "only a stack that is full grows");
-        Debug.Assert(BitOperations.IsPow2(JsonConstants.MaxRetainedTableCapacity), "an owned array is never rounded past the bound");
+        Debug.Assert(
+            BitOperations.IsPow2(JsonConstants.MaxRetainedTableCapacity), "an owned array is never rounded past the bound");
         TableEntry[] old = _entries;
         TableEntry[] grown = needed <= JsonConstants.MaxRetainedTableCapacity
             ? new TableEntry[BitOperations.RoundUpToPowerOf2((uint)needed)]
