@@ -64,10 +64,17 @@ internal sealed partial class Walker<TOutput>
     private bool IsPureTable(JsObject plain) =>
         ShapeReader.IsTable(plain) && ReadTableAhead(plain, out TableSegment table) && !table.HasToJson && IsPrototypeChainFreeOfToJson(plain.Prototype);
 
+    // IsPureTable has found plain in dictionary mode. Once the compiled table reader is known to work, the ShapeReader's
+    // read (TryReadTable) comes to the same call, which is made here directly: without the reader's virtual call and
+    // checks, the job list built in script took 0.96 of the time (A/B, both orders).
     private bool ReadTableAhead(JsObject plain, out TableSegment table)
     {
         DropTableReadAhead();
-        if (!TryReadTable(plain, out table))
+        if (_shapeReads && JintInternals.TableReaderReady)
+        {
+            table = JintInternals.ReadTable(plain, _tables);
+        }
+        else if (!TryReadTable(plain, out table))
         {
             return false;
         }
