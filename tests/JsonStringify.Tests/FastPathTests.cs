@@ -127,6 +127,9 @@ public class FastPathTests
         "var w = []; for (var j = 0; j < 3; j++) { var o = {}; for (var i = 0; i < 70; i++) o['k' + i] = j === 1 && i === 69 ? [i] : i; w.push(o); } JSON.stringify(w) + JSON.stringify(w, null, 2)",
         "var rows = [{}, {}, {}]; rows[0].a = 1; Object.defineProperty(rows[0], 'g', {enumerable: true, get() { rows[0].z = 'late'; delete rows[0].b; rows[1].a = 'changed'; return 2; }}); rows[0].b = 3; rows[1].a = 4; rows[2].a = 5; JSON.stringify(rows)",
         "var e1 = {a: 1}; delete e1.a; var e2 = {}; e2.a = 1; delete e2.a; JSON.stringify([e1, e2, {}], null, 2)",
+        // table rows read one after another at the same place on the stack, sharing their key strings there or not:
+        // the same keys, the same keys in another order, fewer, more, and the same key at another place
+        "function t(ks) { var r = {}; for (var k of ks) r[k] = k.length; return r; } JSON.stringify([t(['a', 'b', 'c']), t(['a', 'b', 'c']), t(['a', 'c', 'b']), t(['b']), t(['a', 'b', 'c', 'd']), t(['x', 'b']), {n: t(['b', 'a'])}])",
         "var rows = [{}, {}]; rows[0].a = 1; Object.defineProperty(rows[0], 'g', {enumerable: true, get() { Object.prototype.toJSON = function () { return 'late'; }; return 2; }}); rows[1].a = 3; var r = JSON.stringify(rows); delete Object.prototype.toJSON; r",
         // one empty array met many times is not a cycle
         "var e = []; JSON.stringify({x: e, y: [e, e], z: {w: e}})",

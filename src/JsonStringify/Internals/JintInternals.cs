@@ -407,9 +407,14 @@ internal static class JintInternals
         return method.CreateDelegate<TableReader>(method);
 
         // var name = <name>; var descriptor = <descriptor>; kinds |= TableEntry.KindOf(name);
-        // if (descriptor.Enumerable) { if (start + count < entries.Length) { entries[start + count].Name = name;
-        // entries[start + count].Descriptor = descriptor; } count++; }
-        // The fields are assigned in place: the array holds structs, so no store needs a covariance check.
+        // if (descriptor.Enumerable) { if (start + count < entries.Length) {
+        //     if ((object)entries[start + count].Name != name) entries[start + count].Name = name;
+        //     entries[start + count].Descriptor = descriptor; } count++; }
+        // The fields are assigned in place: the array holds structs, so no store needs a covariance check. The rows
+        // of a table built in script share their key strings and are read one after another at the same place on the
+        // stack (the last row's entries stay there until the call ends), so the name is mostly there already: the
+        // compare skips a write barrier per property. The job list built in script took 0.94-0.985 of the time in
+        // six A/B runs; citm_catalog built 0.94-1.05, within the noise.
         void Store(Action pushName, Action pushDescriptor)
         {
             Label full = il.DefineLabel();
@@ -431,11 +436,19 @@ internal static class JintInternals
             il.Emit(OpCodes.Ldlen);
             il.Emit(OpCodes.Conv_I4);
             il.Emit(OpCodes.Bge, full);
+            Label nameThere = il.DefineLabel();
+            il.Emit(OpCodes.Ldarg_2);
+            LoadIndex();
+            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            il.Emit(OpCodes.Ldfld, entryName);
+            il.Emit(OpCodes.Ldloc, name);
+            il.Emit(OpCodes.Beq, nameThere);
             il.Emit(OpCodes.Ldarg_2);
             LoadIndex();
             il.Emit(OpCodes.Ldelema, typeof(TableEntry));
             il.Emit(OpCodes.Ldloc, name);
             il.Emit(OpCodes.Stfld, entryName);
+            il.MarkLabel(nameThere);
             il.Emit(OpCodes.Ldarg_2);
             LoadIndex();
             il.Emit(OpCodes.Ldelema, typeof(TableEntry));

@@ -74,7 +74,10 @@ internal sealed class TableStack
         return new TableSegment(start, count, (kinds & TableNameKinds.ToJson) != 0);
     }
 
-    /// <summary>Pops every segment from <paramref name="start"/> up: the object that starts there has closed.</summary>
+    /// <summary>
+    /// Pops every segment from <paramref name="start"/> up: the object that starts there has closed. Its entries keep
+    /// their references until <see cref="Reset"/>, so the next object read there finds the names it shares with it.
+    /// </summary>
     public void PopTo(int start)
     {
         Debug.Assert(start <= _top, "segments are popped in the order opposite to their pushes");
