@@ -4,6 +4,7 @@ using JsonStringify.Benchmarks;
 // --paired [glob...] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
 // arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
 // --warmup [names] and --late-shape [first:second,...] measure each side in fresh processes (see WarmupRunner).
+// --ab jint|<another JsonStringify.dll> compares best calls side by side in this process (see AbRunner).
 if (WarmupRunner.Handles(args))
 {
     WarmupRunner.Run(args);
@@ -15,9 +16,16 @@ if (args.Length > 0 && args[0] == "--paired")
     return PairedRunner.Run(args[1..]);
 }
 
+if (args.Length > 0 && args[0] == "--ab")
+{
+    return AbRunner.Run(args[1..]);
+}
+
 if (args.Contains("--help") || args.Contains("-h"))
 {
     Console.WriteLine(PairedRunner.Usage);
+    Console.WriteLine();
+    Console.WriteLine(AbRunner.Usage);
     Console.WriteLine();
 }
 
