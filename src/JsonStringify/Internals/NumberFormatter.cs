@@ -37,7 +37,7 @@ internal static class NumberFormatter
         return FormatShortest(value, buffer);
     }
 
-    // Two digits per step, from a table, right to left; 32-bit division while the value fits.
+    // Pairs of digits from a table, right to left (see WritePairs); 32-bit division while the value fits.
     private static int FormatInteger(long value, Span<char> buffer)
     {
         if (value < 0)
@@ -169,10 +169,12 @@ internal static class NumberFormatter
         if (rest >= 100)
         {
             uint leading = rest / 100;
+            Debug.Assert(i - 2 is 1 or 2, "one or two leading digits are left for the caller");
             WritePair(rest - (leading * 100), ref Unsafe.Add(ref destination, i - 2));
             return T.CreateTruncating(leading);
         }
 
+        Debug.Assert(i is 1 or 2, "one or two leading digits are left for the caller");
         return value;
     }
 
