@@ -13,10 +13,11 @@ namespace JsonStringify.Benchmarks;
 /// Best calls side by side in one process: this build of JsonStringify against Jint's serializer, or against another
 /// build of JsonStringify (a baseline assembly loaded into a context of its own, which shares Jint with this one). The
 /// documents run one after another in one process, as a service serves them, so both sides' code is compiled with the
-/// profile of every document before; each document gets a fresh engine. The two sides alternate in batches of 10
-/// calls, the side that goes first swapping every batch, until the document's time is spent; each call is timed on
-/// its own, and the table shows each side's best call and the ratio of this build's to the other's. Run it with
-/// <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see <see cref="Usage"/>).
+/// profile of every document before; each document gets a fresh engine. On each document the two sides take turns in
+/// batches of 10 calls, and which of them goes first swaps from one round of two batches to the next: first untimed,
+/// for half the document's time, then timed, each call on its own; the table shows each side's best timed call and the
+/// ratio of this build's to the other's. Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
+/// <see cref="Usage"/>).
 /// </summary>
 public static class AbRunner
 {
@@ -26,14 +27,19 @@ public static class AbRunner
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
           "built:<name>" for the document rebuilt in script by assignment (testdata/rebuild.js); by default the wider
-          corpus, the classic three, then four built documents, in that order. --seconds is the time per document (2),
-          --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space indents, and
-          --compact runs one forced compacting collection after each document is made, so that its objects lie in
-          the order they were made, without the garbage of JSON.parse between them.
+          corpus, the classic three, then four built documents, in that order. --seconds is the timed part of each
+          document (2; half as long again goes first, untimed, and a round of two batches per side is never cut
+          short), --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space
+          indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
+          its objects lie in the order they were made, without the garbage of JSON.parse between them. A baseline is
+          loaded with this runner's Jint, whatever Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
     private const string BuiltPrefix = "built:";
+
+    // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
+    // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
 
     private static readonly string[] s_built = ["built:corpus/joblist", "built:citm_catalog", "built:twitter", "built:corpus/events"];
@@ -47,100 +53,170 @@ public static class AbRunner
             return args.Length == 0 ? 1 : 0;
         }
 
-        string other = args[0];
-        double seconds = 2;
-        bool toString = false;
-        int space = 0;
-        bool compact = false;
-        var documents = new List<string>();
-        for (int i = 1; i < args.Length; i++)
+        if (!TryReadOptions(args, out Options options, out string? error))
         {
-            switch (args[i])
+            Console.Error.WriteLine(error);
+            return 1;
+        }
+
+        Func<Engine, JsValue, Func<JsValue, long>> makeOther;
+        string otherLabel;
+        if (options.Other == "jint")
+        {
+            makeOther = JintSide(options.StringResult);
+            otherLabel = $"Jint {typeof(Engine).Assembly.GetName().Version?.ToString(3)}";
+        }
+        else
+        {
+            try
             {
-                case "--seconds":
-                    seconds = double.Parse(args[++i], CultureInfo.InvariantCulture);
-                    break;
-                case "--string":
-                    toString = true;
-                    break;
-                case "--space":
-                    space = int.Parse(args[++i], CultureInfo.InvariantCulture);
-                    break;
-                case "--compact":
-                    compact = true;
-                    break;
-                default:
-                    documents.Add(args[i]);
-                    break;
+                makeOther = BaselineSide(options.Other, options.StringResult);
             }
+            catch (Exception e) when (e is BadImageFormatException or FileLoadException or TypeLoadException or MissingMethodException)
+            {
+                Console.Error.WriteLine($"'{options.Other}' is not a build of JsonStringify this runner can call: {e.Message}");
+                return 1;
+            }
+
+            otherLabel = "baseline";
+            Console.WriteLine($"Baseline: {Path.GetFullPath(options.Other)}");
         }
 
-        if (documents.Count == 0)
-        {
-            documents.AddRange(Corpus.Wide.Concat(Corpus.Files).Select(Corpus.Name).Concat(s_built));
-        }
-
-        // Every name, and the baseline, is checked before anything is measured.
-        string? unknown = documents.FirstOrDefault(d => !Corpus.All.Any(file => Corpus.Name(file) == (d.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? d[BuiltPrefix.Length..] : d)));
-        if (unknown is not null)
-        {
-            Console.Error.WriteLine($"No document named '{unknown}'. Documents are {string.Join(", ", Corpus.All.Select(Corpus.Name))}, each also as built:<name>.");
-            return 1;
-        }
-
-        if (other != "jint" && !File.Exists(other))
-        {
-            Console.Error.WriteLine($"No assembly at '{other}': give 'jint', or the path of another build's JsonStringify.dll.");
-            return 1;
-        }
-
-        Func<Engine, JsValue, Func<JsValue, long>> makeOther = other == "jint" ? Jint(toString) : Baseline(other, toString);
-        string otherLabel = other == "jint" ? "Jint 4.18.0" : $"baseline ({Path.GetFileName(Path.GetDirectoryName(Path.GetFullPath(other)))})";
-        Console.WriteLine($"Side by side: this build against {otherLabel}, {seconds.ToString(CultureInfo.InvariantCulture)} s per document, "
-            + $"batches of {Batch} calls, output {(toString ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, space {space}, "
-            + $"{(compact ? "each document compacted after it is made" : "no collection forced")}, .NET {Environment.Version}, "
-            + $"{Environment.ProcessorCount} cores. Best call per side, µs.");
+        Console.WriteLine($"Side by side: this build against {otherLabel}, {options.Seconds.ToString(CultureInfo.InvariantCulture)} s "
+            + $"timed per document, batches of {Batch} calls, "
+            + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
+            + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
+            + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         Console.WriteLine();
         Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |");
         Console.WriteLine("| --- | ---: | ---: | ---: |");
         var ratios = new List<(string Document, double Ratio)>();
-        foreach (string document in documents)
+        foreach (string document in options.Documents)
         {
-            (double otherBest, double oursBest) = Measure(document, makeOther, Ours(toString), space, compact, seconds);
+            (double otherBest, double oursBest) = Measure(document, makeOther, OursSide(options.StringResult), options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |"));
         }
 
         Console.WriteLine();
-        Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Median of this ÷ other: {Median(ratios.Select(r => r.Ratio)):F3} over {Count(ratios.Count)}."));
+        Console.WriteLine(string.Create(
+            CultureInfo.InvariantCulture, $"Median of this ÷ other: {Median(ratios.Select(r => r.Ratio)):F3} over {Count(ratios.Count)}."));
         double[] wide = [.. ratios.Where(r => r.Document.StartsWith("corpus/", StringComparison.Ordinal)).Select(r => r.Ratio)];
         if (wide.Length > 0 && wide.Length < ratios.Count)
         {
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"Median over the wider corpus: {Median(wide):F3} over {Count(wide.Length)}."));
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture, $"Median over the wider corpus: {Median(wide):F3} over {Count(wide.Length)}."));
         }
 
         return 0;
     }
 
+    // The command line after --ab, checked whole before anything is measured: false, with what is wrong, otherwise.
+    private static bool TryReadOptions(string[] args, out Options options, out string? error)
+    {
+        options = new Options(args[0]);
+        error = null;
+        if (args[0].StartsWith("--", StringComparison.Ordinal))
+        {
+            error = $"--ab takes 'jint' or the path of another build's JsonStringify.dll first, not '{args[0]}'.";
+            return false;
+        }
+
+        if (options.Other != "jint" && !File.Exists(options.Other))
+        {
+            error = $"No assembly at '{options.Other}': give 'jint', or the path of another build's JsonStringify.dll.";
+            return false;
+        }
+
+        for (int i = 1; i < args.Length; i++)
+        {
+            string argument = args[i];
+            switch (argument)
+            {
+                case "--seconds" when i + 1 < args.Length
+                    && double.TryParse(args[i + 1], NumberStyles.Float, CultureInfo.InvariantCulture, out double seconds) && seconds > 0:
+                    options.Seconds = seconds;
+                    i++;
+                    break;
+                case "--space" when i + 1 < args.Length
+                    && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int space) && space <= 10:
+                    options.Space = space;
+                    i++;
+                    break;
+                case "--seconds":
+                    error = "--seconds takes a time in seconds over 0.";
+                    return false;
+                case "--space":
+                    error = "--space takes a whole number from 0 to 10.";
+                    return false;
+                case "--string":
+                    options.StringResult = true;
+                    break;
+                case "--compact":
+                    options.Compact = true;
+                    break;
+                case var option when option.StartsWith("--", StringComparison.Ordinal):
+                    error = $"Unknown option '{argument}' (see --ab --help).";
+                    return false;
+                default:
+                    if (CanonicalName(argument) is not { } document)
+                    {
+                        error = $"No document named '{argument}'. Documents are "
+                            + $"{string.Join(", ", Corpus.All.Select(Corpus.Name))}, each also as built:<name>.";
+                        return false;
+                    }
+
+                    options.Documents.Add(document);
+                    break;
+            }
+        }
+
+        if (options.Documents.Count == 0)
+        {
+            options.Documents.AddRange(Corpus.Wide.Concat(Corpus.Files).Select(Corpus.Name).Concat(s_built));
+        }
+
+        return true;
+    }
+
+    // A document's name as the table shows it (its path under testdata/, "built:" kept), or null when there is none.
+    private static string? CanonicalName(string name)
+    {
+        try
+        {
+            string canonical = Corpus.Name(Corpus.Find(WithoutBuiltPrefix(name)));
+            return name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? BuiltPrefix + canonical : canonical;
+        }
+        catch (ArgumentException)
+        {
+            return null;
+        }
+    }
+
+    private static string WithoutBuiltPrefix(string name) =>
+        name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? name[BuiltPrefix.Length..] : name;
+
     private static (double Other, double Ours) Measure(
-        string document, Func<Engine, JsValue, Func<JsValue, long>> makeOther, Func<Engine, JsValue, Func<JsValue, long>> makeOurs, int space, bool compact, double seconds)
+        string document,
+        Func<Engine, JsValue, Func<JsValue, long>> makeOther,
+        Func<Engine, JsValue, Func<JsValue, long>> makeOurs,
+        Options options)
     {
         using var engine = new Engine();
-        bool built = document.StartsWith(BuiltPrefix, StringComparison.Ordinal);
-        JsValue value = Corpus.ParseFile(engine, Corpus.Find(built ? document[BuiltPrefix.Length..] : document));
-        if (built)
+        JsValue value = Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
+        if (document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
         {
             value = engine.Evaluate(Corpus.Read("rebuild.js")).Call(JsValue.Undefined, [value, new JsString("assigned")]);
         }
 
-        if (compact)
+        if (options.Compact)
         {
             GCSettings.LargeObjectHeapCompactionMode = GCLargeObjectHeapCompactionMode.CompactOnce;
             GC.Collect(2, GCCollectionMode.Forced, blocking: true, compacting: true);
         }
 
-        JsValue gap = space == 0 ? JsValue.Undefined : JsNumber.Create(space);
+        JsValue gap = options.Space == 0 ? JsValue.Undefined : JsNumber.Create(options.Space);
         Func<JsValue, long>[] sides = [makeOther(engine, gap), makeOurs(engine, gap)];
 
         // Both sides write the same text; a length that differs means they are not measuring the same thing.
@@ -152,6 +228,15 @@ public static class AbRunner
         }
 
         double[] best = [double.MaxValue, double.MaxValue];
+        Alternate(sides, value, best, options.Seconds / 2, timed: false);
+        Alternate(sides, value, best, options.Seconds, timed: true);
+        return (best[0], best[1]);
+    }
+
+    // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
+    // when timed, each side's best call goes into best.
+    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed)
+    {
         var clock = Stopwatch.StartNew();
         for (int round = 0; clock.Elapsed.TotalSeconds < seconds; round++)
         {
@@ -162,17 +247,18 @@ public static class AbRunner
                 {
                     long start = Stopwatch.GetTimestamp();
                     sides[side](value);
-                    best[side] = Math.Min(best[side], Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+                    if (timed)
+                    {
+                        best[side] = Math.Min(best[side], Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+                    }
                 }
             }
         }
-
-        return (best[0], best[1]);
     }
 
     // A side is made per document, for its engine and gap; it serializes a value and returns the length of the text
     // (bytes as UTF-8, chars as a string).
-    private static Func<Engine, JsValue, Func<JsValue, long>> Ours(bool toString) => (engine, gap) =>
+    private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString) => (engine, gap) =>
     {
         var serializer = new JsonSerializer(engine);
         if (toString)
@@ -189,9 +275,9 @@ public static class AbRunner
         };
     };
 
-    private static Func<Engine, JsValue, Func<JsValue, long>> Jint(bool toString) => (engine, gap) =>
+    private static Func<Engine, JsValue, Func<JsValue, long>> JintSide(bool toString) => (engine, gap) =>
     {
-        var serializer = new global::Jint.Native.Json.JsonSerializer(engine);
+        var serializer = new Jint.Native.Json.JsonSerializer(engine);
         if (toString)
         {
             return value => serializer.Serialize(value, JsValue.Undefined, gap).ToString().Length;
@@ -207,13 +293,14 @@ public static class AbRunner
     };
 
     // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads.
-    private static Func<Engine, JsValue, Func<JsValue, long>> Baseline(string path, bool toString)
+    private static Func<Engine, JsValue, Func<JsValue, long>> BaselineSide(string path, bool toString)
     {
         Assembly assembly = new BaselineContext(Path.GetFullPath(path)).LoadFromAssemblyPath(Path.GetFullPath(path));
         Type type = assembly.GetType(typeof(JsonSerializer).FullName!, throwOnError: true)!;
         MethodInfo toText = type.GetMethod(nameof(JsonSerializer.Serialize), [typeof(JsValue), typeof(JsValue), typeof(JsValue)])
             ?? throw new MissingMethodException(type.FullName, nameof(JsonSerializer.Serialize));
-        MethodInfo toBytes = type.GetMethod(nameof(JsonSerializer.Serialize), [typeof(JsValue), typeof(JsValue), typeof(JsValue), typeof(IBufferWriter<byte>)])
+        MethodInfo toBytes = type.GetMethod(
+                nameof(JsonSerializer.Serialize), [typeof(JsValue), typeof(JsValue), typeof(JsValue), typeof(IBufferWriter<byte>)])
             ?? throw new MissingMethodException(type.FullName, nameof(JsonSerializer.Serialize));
         return (engine, gap) =>
         {
@@ -241,6 +328,22 @@ public static class AbRunner
     {
         double[] sorted = [.. values.Order()];
         return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
+    }
+
+    // What the command line asked for; StringResult measures the string result rather than UTF-8.
+    private sealed class Options(string other)
+    {
+        public string Other { get; } = other;
+
+        public double Seconds { get; set; } = 2;
+
+        public bool StringResult { get; set; }
+
+        public int Space { get; set; }
+
+        public bool Compact { get; set; }
+
+        public List<string> Documents { get; } = [];
     }
 
     // The baseline build on its own; everything it refers to (Jint above all) comes from the default context, so both
