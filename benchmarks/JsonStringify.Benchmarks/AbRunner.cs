@@ -261,35 +261,13 @@ public static class AbRunner
     private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString) => (engine, gap) =>
     {
         var serializer = new JsonSerializer(engine);
-        if (toString)
-        {
-            return value => serializer.Serialize(value, JsValue.Undefined, gap).ToString().Length;
-        }
-
-        var writer = new ArrayBufferWriter<byte>(1 << 20);
-        return value =>
-        {
-            writer.ResetWrittenCount();
-            serializer.Serialize(value, JsValue.Undefined, gap, writer);
-            return writer.WrittenCount;
-        };
+        return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
     private static Func<Engine, JsValue, Func<JsValue, long>> JintSide(bool toString) => (engine, gap) =>
     {
         var serializer = new Jint.Native.Json.JsonSerializer(engine);
-        if (toString)
-        {
-            return value => serializer.Serialize(value, JsValue.Undefined, gap).ToString().Length;
-        }
-
-        var writer = new ArrayBufferWriter<byte>(1 << 20);
-        return value =>
-        {
-            writer.ResetWrittenCount();
-            serializer.Serialize(value, JsValue.Undefined, gap, writer);
-            return writer.WrittenCount;
-        };
+        return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
     // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads.
@@ -305,20 +283,29 @@ public static class AbRunner
         return (engine, gap) =>
         {
             object serializer = Activator.CreateInstance(type, engine)!;
-            if (toString)
-            {
-                var serialize = toText.CreateDelegate<Func<JsValue, JsValue, JsValue, JsValue>>(serializer);
-                return value => serialize(value, JsValue.Undefined, gap).ToString().Length;
-            }
+            return Side(
+                toText.CreateDelegate<Func<JsValue, JsValue, JsValue, JsValue>>(serializer),
+                toBytes.CreateDelegate<Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool>>(serializer),
+                gap,
+                toString);
+        };
+    }
 
-            var serializeTo = toBytes.CreateDelegate<Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool>>(serializer);
-            var writer = new ArrayBufferWriter<byte>(1 << 20);
-            return value =>
-            {
-                writer.ResetWrittenCount();
-                serializeTo(value, JsValue.Undefined, gap, writer);
-                return writer.WrittenCount;
-            };
+    // One side's call from a serializer's two forms: the string result, or UTF-8 into a writer reused from call to call.
+    private static Func<JsValue, long> Side(
+        Func<JsValue, JsValue, JsValue, JsValue> toText, Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool> toBytes, JsValue gap, bool toString)
+    {
+        if (toString)
+        {
+            return value => toText(value, JsValue.Undefined, gap).ToString().Length;
+        }
+
+        var writer = new ArrayBufferWriter<byte>(1 << 20);
+        return value =>
+        {
+            writer.ResetWrittenCount();
+            toBytes(value, JsValue.Undefined, gap, writer);
+            return writer.WrittenCount;
         };
     }
 
