@@ -24,7 +24,7 @@ internal static class JsonConstants
     public const int AbsentKeysEntries = 4;
 
     // After an object of a hidden class turned out not to be a leaf, how many more of that class are opened as frames
-    // at once (see Walker.OpenShapedElement); then one is tried again.
+    // at once (see Walker.OpenShapedValue); then one is tried again.
     public const int LeafTriesSkipped = 16;
 
     // A walker keeps the array under its stack of table properties (objects with more than 64 properties, deleted ones,

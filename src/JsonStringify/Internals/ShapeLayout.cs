@@ -42,7 +42,7 @@ internal sealed class ShapeLayout
 
     /// <summary>
     /// How many more objects of the class to open as frames at once, without first trying to write them whole as
-    /// leaves (see Walker.OpenShapedElement): set after one turned out not to be a leaf, counted down as they open.
+    /// leaves (see Walker.OpenShapedValue): set after one turned out not to be a leaf, counted down as they open.
     /// </summary>
     /// <remarks>
     /// A hint only: it decides how an object is written, never what. Walks on other threads share the layout, and a

@@ -110,12 +110,13 @@ internal sealed partial class Walker<TOutput>
     }
 
     // Opens what IsPure accepted; false when no frame was pushed: an empty array, an object whose class has no keys,
-    // and an object that is an element of an array and whose values are all JSON primitives (of a hidden class or a
-    // property table) are written whole, after the same depth and cycle checks that opening them would make (the depth
-    // limit counts them; an array may be on the stack, emptied by a toJSON). Only elements are tried as leaves (the
-    // rows of a table): an object that is a property's value is pushed at once, so that RunShapedObject and RunArray
-    // keep their share of the returns to Run, by which the runtime counts them for tier 1 (written whole as well,
-    // such leaves made the event feed's first 200 calls 1.6-1.8x as slow).
+    // and an object whose values are all JSON primitives (of a hidden class wherever it is, or a property table that is
+    // an element of an array) are written whole, after the same depth and cycle checks that opening them would make
+    // (the depth limit counts them; an array may be on the stack, emptied by a toJSON). Hidden-class objects that are
+    // properties' values are tried as leaves too: settings after the other corpus documents took 0.86-0.89 of the time
+    // and the event feed 0.97-0.98, where twitter's first 200 calls in a new process took 1.08-1.17 as long (A/B and
+    // --warmup, 2026-11-24). Tables that are properties' values are pushed at once: tried as leaves, built documents
+    // and the lockfile moved 0.91-1.05 either way.
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement)
     {
         if (layout is not null)
@@ -127,13 +128,7 @@ internal sealed partial class Walker<TOutput>
                 return false;
             }
 
-            if (asElement)
-            {
-                return OpenShapedElement(Unsafe.As<JsObject>(value), shape!, layout);
-            }
-
-            OpenShapedObject(Unsafe.As<JsObject>(value), shape!, layout);
-            return true;
+            return OpenShapedValue(Unsafe.As<JsObject>(value), shape!, layout);
         }
 
         if (value is JsObject table)
@@ -169,7 +164,7 @@ internal sealed partial class Walker<TOutput>
         StartPureTable();
     }
 
-    // OpenPureTable for an element of an array (a row built by assignment, most often), as OpenShapedElement does for
+    // OpenPureTable for an element of an array (a row built by assignment, most often), as OpenShapedValue does for
     // a hidden class: its leading properties whose values are JSON primitives are written from the table just read,
     // and it is pushed only at one that is not (or an accessor). Every row is tried: a row that is not a leaf has its
     // leading properties written here instead of in RunTableObject, which costs nothing more. True when a frame was
@@ -237,12 +232,12 @@ internal sealed partial class Walker<TOutput>
         StartShapedObject(ref _frames[_depth - 1], shape, layout);
     }
 
-    // OpenShapedObject for an element of an array (a row of a table, most often), with no replacer function and no
-    // property list. Its leading properties whose values are JSON primitives are written at once; only when one is not
+    // OpenShapedObject for an element of an array (a row of a table, most often) or a property's value, with no
+    // replacer function and no property list. Its leading properties whose values are JSON primitives are written at once; only when one is not
     // (or a slot is lazy, or the class changed) is the object put on the stack, to go on from there in
     // RunShapedObject. A leaf is so written whole without a frame, as an empty object is. After an object that is not,
     // the next objects of its class are pushed at once. True when a frame was pushed.
-    private bool OpenShapedElement(JsObject o, object shape, ShapeLayout layout)
+    private bool OpenShapedValue(JsObject o, object shape, ShapeLayout layout)
     {
         Debug.Assert(_replacer is null && _propertyList is null, "a pure walk");
         if (layout.LeafTriesSkipped > 0)
@@ -255,8 +250,8 @@ internal sealed partial class Walker<TOutput>
         return TryWriteLeaf(o, shape, layout);
     }
 
-    // OpenShapedElement's try: the object written whole, or pushed with its leading primitives written (true). Kept
-    // out of RunArray, whose code stays as small for the rows that skip it.
+    // OpenShapedValue's try: the object written whole, or pushed with its leading primitives written (true). Kept
+    // out of RunArray and RunShapedObject, whose code stays as small for the objects that skip it.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool TryWriteLeaf(JsObject o, object shape, ShapeLayout layout)
     {
