@@ -233,10 +233,10 @@ internal sealed partial class Walker<TOutput>
     }
 
     // OpenShapedObject for an element of an array (a row of a table, most often) or a property's value, with no
-    // replacer function and no property list. Its leading properties whose values are JSON primitives are written at once; only when one is not
-    // (or a slot is lazy, or the class changed) is the object put on the stack, to go on from there in
-    // RunShapedObject. A leaf is so written whole without a frame, as an empty object is. After an object that is not,
-    // the next objects of its class are pushed at once. True when a frame was pushed.
+    // replacer function and no property list. Its leading properties whose values are JSON primitives are written at
+    // once; only when one is not (or a slot is lazy, or the class changed) is the object put on the stack, to go on
+    // from there in RunShapedObject. A leaf is so written whole without a frame, as an empty object is. After an object
+    // that is not, the next objects of its class are pushed at once. True when a frame was pushed.
     private bool OpenShapedValue(JsObject o, object shape, ShapeLayout layout)
     {
         Debug.Assert(_replacer is null && _propertyList is null, "a pure walk");
