@@ -101,12 +101,12 @@ public static class AbRunner
 
         Console.WriteLine();
         Console.WriteLine(string.Create(
-            CultureInfo.InvariantCulture, $"Median of this ÷ other: {Median(ratios.Select(r => r.Ratio)):F3} over {Count(ratios.Count)}."));
+            CultureInfo.InvariantCulture, $"Median of this ÷ other: {Statistics.Median(ratios.Select(r => r.Ratio)):F3} over {Count(ratios.Count)}."));
         double[] wide = [.. ratios.Where(r => r.Document.StartsWith("corpus/", StringComparison.Ordinal)).Select(r => r.Ratio)];
         if (wide.Length > 0 && wide.Length < ratios.Count)
         {
             Console.WriteLine(string.Create(
-                CultureInfo.InvariantCulture, $"Median over the wider corpus: {Median(wide):F3} over {Count(wide.Length)}."));
+                CultureInfo.InvariantCulture, $"Median over the wider corpus: {Statistics.Median(wide):F3} over {Count(wide.Length)}."));
         }
 
         return 0;
@@ -311,11 +311,6 @@ public static class AbRunner
 
     private static string Count(int documents) => documents == 1 ? "1 document" : $"{documents} documents";
 
-    private static double Median(IEnumerable<double> values)
-    {
-        double[] sorted = [.. values.Order()];
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
 
     // What the command line asked for; StringResult measures the string result rather than UTF-8.
     private sealed class Options(string other)

@@ -97,7 +97,7 @@ public static class PairedRunner
 
         Console.WriteLine(string.Create(
             CultureInfo.InvariantCulture,
-            $"| {name} | {Format(Median(builtin))} | {Format(Median(ours))} | {Median(ratios):F2} | {ratios.Min():F2}–{ratios.Max():F2} |"));
+            $"| {name} | {Format(Statistics.Median(builtin))} | {Format(Statistics.Median(ours))} | {Statistics.Median(ratios):F2} | {ratios.Min():F2}–{ratios.Max():F2} |"));
     }
 
     // Seconds per call, over calls made until the budget is spent.
@@ -115,11 +115,6 @@ public static class PairedRunner
         return clock.Elapsed.TotalSeconds / calls;
     }
 
-    private static double Median(double[] values)
-    {
-        double[] sorted = [.. values.Order()];
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
 
     private static string Format(double seconds) => seconds >= 1e-3
         ? string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e3:F2} ms")

@@ -167,17 +167,17 @@ public static class WarmupRunner
 
     private static void PrintWarmup(string document, Dictionary<string, List<Dictionary<string, double>>> results)
     {
-        double jintSteady = Median(results["jint"].Select(r => r["steady"]));
+        double jintSteady = Statistics.Median(results["jint"].Select(r => r["steady"]));
         foreach (string side in s_sides)
         {
             List<Dictionary<string, double>> runs = results[side];
             double[] early = [.. runs.Select(r => r["early"] / r["steady"])];
             string versusJint = side == "jint"
                 ? "—"
-                : $"{Median(runs.Select(r => r["steady"])) / jintSteady:F2}; {Median(runs.Select(r => r["early"])) / jintSteady:F2}";
+                : $"{Statistics.Median(runs.Select(r => r["steady"])) / jintSteady:F2}; {Statistics.Median(runs.Select(r => r["early"])) / jintSteady:F2}";
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {document} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "early")} | {Spread(runs, "steady")} | {Median(early):F2} ({early.Min():F2}–{early.Max():F2}) | {early.Count(r => r <= 1.5)}/{runs.Count} | {versusJint} |"));
+                $"| {document} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "early")} | {Spread(runs, "steady")} | {Statistics.Median(early):F2} ({early.Min():F2}–{early.Max():F2}) | {early.Count(r => r <= 1.5)}/{runs.Count} | {versusJint} |"));
         }
     }
 
@@ -188,10 +188,10 @@ public static class WarmupRunner
             List<Dictionary<string, double>> runs = results[side];
             double[] window = [.. runs.Select(r => r["window"] / r["steady"])];
             string blocks = string.Join(", ", Enumerable.Range(0, LateCalls / LateBlock)
-                .Select(block => Median(runs.Select(r => r[$"block{block}"])).ToString("F0", CultureInfo.InvariantCulture)));
+                .Select(block => Statistics.Median(runs.Select(r => r[$"block{block}"])).ToString("F0", CultureInfo.InvariantCulture)));
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {pair.Replace(":", " → ", StringComparison.Ordinal)} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "window")} | {Spread(runs, "steady")} | {Median(window):F2} ({window.Min():F2}–{window.Max():F2}) | {window.Count(r => r <= 1.25)}/{runs.Count} | {blocks} |"));
+                $"| {pair.Replace(":", " → ", StringComparison.Ordinal)} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "window")} | {Spread(runs, "steady")} | {Statistics.Median(window):F2} ({window.Min():F2}–{window.Max():F2}) | {window.Count(r => r <= 1.25)}/{runs.Count} | {blocks} |"));
         }
     }
 
@@ -200,14 +200,9 @@ public static class WarmupRunner
     private static string Spread(List<Dictionary<string, double>> runs, string key)
     {
         double[] values = [.. runs.Select(r => r[key])];
-        return string.Create(CultureInfo.InvariantCulture, $"{Median(values):F1} ({values.Min():F1}–{values.Max():F1})");
+        return string.Create(CultureInfo.InvariantCulture, $"{Statistics.Median(values):F1} ({values.Min():F1}–{values.Max():F1})");
     }
 
-    private static double Median(IEnumerable<double> values)
-    {
-        double[] sorted = [.. values.Order()];
-        return sorted.Length % 2 == 1 ? sorted[sorted.Length / 2] : (sorted[(sorted.Length / 2) - 1] + sorted[sorted.Length / 2]) / 2;
-    }
 
     // One process: serves the documents on one side and prints "key=µs" pairs on one line.
     private static void RunChild(string mode, string side, string output, string scenario)
