@@ -207,7 +207,7 @@ public static class AbRunner
         JsValue value = Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
         if (document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
         {
-            value = engine.Evaluate(Corpus.Read("rebuild.js")).Call(JsValue.Undefined, [value, new JsString("assigned")]);
+            value = Corpus.Rebuild(engine, value, "assigned");
         }
 
         if (options.Compact)

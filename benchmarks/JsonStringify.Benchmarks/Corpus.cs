@@ -38,4 +38,11 @@ public static class Corpus
         engine.Evaluate("JSON.parse").Call(JsValue.Undefined, [new JsString(json)]);
 
     public static JsValue ParseFile(Engine engine, string file) => Parse(engine, Read(file));
+
+    /// <summary>
+    /// <paramref name="value"/> rebuilt in script by testdata/rebuild.js: <paramref name="build"/> is "assigned",
+    /// "deleted", "Object.assign" or "class" (see the script).
+    /// </summary>
+    public static JsValue Rebuild(Engine engine, JsValue value, string build) =>
+        engine.Evaluate(Read("rebuild.js")).Call(JsValue.Undefined, [value, new JsString(build)]);
 }

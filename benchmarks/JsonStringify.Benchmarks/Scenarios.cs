@@ -87,7 +87,7 @@ public class BuiltBenchmarks : SerializerBenchmark
         Value = Corpus.ParseFile(Engine, File);
         if (Build is not "parsed" and not "parsed late")
         {
-            Value = Engine.Evaluate(Corpus.Read("rebuild.js")).Call(JsValue.Undefined, [Value, new JsString(Build)]);
+            Value = Corpus.Rebuild(Engine, Value, Build);
         }
     }
 }
