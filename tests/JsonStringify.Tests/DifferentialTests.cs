@@ -137,6 +137,49 @@ public class DifferentialTests
         }
     }
 
+    public static TheoryData<string> Gaps => new() { "1", "2", "4", "10", "'\\t'", "'ab'", "'0123456789'", "'0123456789abc'" };
+
+    // Indented output writes a short line (the comma, the line break and the indentation) and the name after it in one
+    // piece, and longer ones in several: names of every length from 0 to 40 chars, and names to escape, at every depth
+    // to 20, with each kind of gap, in objects with a hidden class (names quoted ahead) and in property tables (names
+    // quoted as they are written), ending with every kind of value, empty containers among them.
+    [Theory]
+    [MemberData(nameof(Gaps))]
+    public void IndentationMatchesJintAtEveryDepthAndNameLength(string gap)
+    {
+        using var engine = new Engine();
+        engine.Execute("""
+            const names = [];
+            for (let n = 0; n <= 40; n++) names.push('k'.repeat(n));
+            names.push('q"uote', 'line\nbreak', '\u00e9'.repeat(20), '\u2028', 'x'.repeat(15) + '\u0001');
+            function leaf(i) {
+                const o = {};
+                for (const n of names) o[n] = [[], {}, i, 'v'.repeat(n.length), [i, {}], { a: i }][n.length % 6];
+                return o;
+            }
+            function chain(depth, i) {
+                let v = leaf(i);
+                for (let d = 0; d < depth; d++) v = d % 3 === 2 ? [v, d, []] : { ['n'.repeat(d * 3)]: v, after: [d, {}] };
+                return v;
+            }
+            const built = [];
+            for (let d = 0; d <= 20; d++) built.push(chain(d, d));
+            const parsed = JSON.parse(JSON.stringify(built));
+            """);
+        JsValue built = engine.Evaluate("built");
+        JsValue parsed = engine.Evaluate("parsed");
+        Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(engine.Evaluate("built[0]").AsObject()));
+        Assert.NotEqual(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(engine.Evaluate("parsed[0]").AsObject()));
+        JsValue space = engine.Evaluate(gap);
+
+        foreach (JsValue document in new[] { built, parsed })
+        {
+            string expected = new Jint.Native.Json.JsonSerializer(engine).Serialize(document, JsValue.Undefined, space).ToString();
+            Assert.True(expected.Count(c => c == '\n') > 1_000, "the output is indented");
+            Assert.Equal(expected, new JsonSerializer(engine).SerializeToString(document, null, space));
+        }
+    }
+
     private static int EnvironmentNumber(string name, int fallback) =>
         int.TryParse(Environment.GetEnvironmentVariable(name), System.Globalization.CultureInfo.InvariantCulture, out int value) ? value : fallback;
 }

@@ -32,6 +32,10 @@ internal sealed partial class JsonWriter
     // Property names up to this length (quoted, with the colon) are copied without a call to the BCL's memmove.
     private const int MaxInlineCopy = 16;
 
+    // Indented output: lines (the line break and indentation) and quoted names up to this length are copied without a
+    // call to the BCL's memmove; a two-space gap stays within it down to depth 15.
+    private const int MaxInlineLine = 2 * MaxInlineCopy;
+
     // The writer's own buffer, and the one it writes in: its own, or one its sink handed it (see OutputSink.TakeBuffer),
     // which is never shorter. Only the sink's release may take a handed buffer back, after Reset.
     private readonly char[] _ownBuffer = new char[BufferLength];
@@ -202,13 +206,39 @@ internal sealed partial class JsonWriter
             }
         }
 
+        if (_indented)
+        {
+            WriteIndentedPropertyName(name, first);
+            return;
+        }
+
         WriteSeparator(first);
         WriteString(name);
         WriteChar(':');
-        if (_indented)
+    }
+
+    // The indented case of WritePropertyName, kept out of line so that the compact case stays small enough to inline.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteIndentedPropertyName(string name, bool first)
+    {
+        // A short name on a short line: the name's line started, then the name quoted inline after it, as above.
+        if (IsShort(name) && TryStartShortLine(first, StringEscaper.MaxShortLength + 4, out Span<char> rest))
         {
-            WriteChar(' ');
+            if (TryQuoteInline(name, rest))
+            {
+                rest[name.Length + 2] = ':';
+                rest[name.Length + 3] = ' ';
+                _pos += name.Length + 4;
+                return;
+            }
         }
+        else
+        {
+            WriteSeparator(first);
+        }
+
+        WriteString(name);
+        WriteAscii(": ");
     }
 
     /// <summary>Like <see cref="WritePropertyName"/>, for a name already quoted and followed by ':'.</summary>
@@ -233,25 +263,22 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongOrIndentedPropertyName(string quotedWithColon, bool first)
     {
-        WriteSeparator(first);
-        if (!_indented)
+        // Indented, a short name on a short line, as most are: the comma, the line break and indentation, the name and
+        // the space after its colon in one reservation.
+        if (_indented && quotedWithColon.Length < MaxInlineLine && TryStartShortLine(first, MaxInlineLine, out Span<char> rest))
         {
-            WriteText(quotedWithColon);
-            return;
-        }
-
-        // Indented: the name and the space after its colon; a short name copied inline, as above.
-        if (quotedWithColon.Length < MaxInlineCopy)
-        {
-            Span<char> destination = Reserve(MaxInlineCopy);
-            CopyShort(quotedWithColon, destination);
-            destination[quotedWithColon.Length] = ' ';
+            CopyMedium(quotedWithColon, rest);
+            rest[quotedWithColon.Length] = ' ';
             _pos += quotedWithColon.Length + 1;
             return;
         }
 
+        WriteSeparator(first);
         WriteText(quotedWithColon);
-        WriteChar(' ');
+        if (_indented)
+        {
+            WriteChar(' ');
+        }
     }
 
     public void EndObject(bool empty)
@@ -259,7 +286,8 @@ internal sealed partial class JsonWriter
         _depth--;
         if (!empty && _indented)
         {
-            WriteNewLine();
+            WriteOnNewLine('}');
+            return;
         }
 
         WriteChar('}');
@@ -278,15 +306,72 @@ internal sealed partial class JsonWriter
     /// <summary>Before an element or a property: a comma unless it is the first, then the line break and indentation.</summary>
     public void WriteSeparator(bool first)
     {
+        if (_indented)
+        {
+            WriteIndentedSeparator(first);
+            return;
+        }
+
+        if (!first)
+        {
+            WriteChar(',');
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteIndentedSeparator(bool first)
+    {
+        if (TryStartShortLine(first, 0, out _))
+        {
+            return;
+        }
+
         if (!first)
         {
             WriteChar(',');
         }
 
-        if (_indented)
+        WriteNewLine();
+    }
+
+    // A closing bracket on a line of its own.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteOnNewLine(char bracket)
+    {
+        if (TryStartShortLine(true, 1, out Span<char> rest))
         {
-            WriteNewLine();
+            rest[0] = bracket;
+            _pos++;
+            return;
         }
+
+        WriteNewLine();
+        WriteChar(bracket);
+    }
+
+    // On a line of at most MaxInlineLine chars: a comma unless first, then the line break and indentation, in one
+    // reservation that leaves at least roomAfter chars after them for the caller to write into (and add to _pos).
+    // False, with nothing written, on a longer line or one _newLine is not yet long enough for: WriteNewLine writes
+    // those.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool TryStartShortLine(bool first, int roomAfter, out Span<char> rest)
+    {
+        Debug.Assert(_indented, "only indented output breaks lines");
+        int length = _lineBreak.Length + (_depth * _gap.Length);
+        if (length > MaxInlineLine || length > _newLine.Length)
+        {
+            rest = default;
+            return false;
+        }
+
+        Span<char> room = Reserve(1 + MaxInlineLine + roomAfter);
+        room[0] = ',';
+        int at = first ? 0 : 1;
+        CopyMedium(_newLine.AsSpan(0, length), room[at..]);
+        at += length;
+        _pos += at;
+        rest = room[at..];
+        return true;
     }
 
     public void EndArray(bool empty)
@@ -294,7 +379,8 @@ internal sealed partial class JsonWriter
         _depth--;
         if (!empty && _indented)
         {
-            WriteNewLine();
+            WriteOnNewLine(']');
+            return;
         }
 
         WriteChar(']');
@@ -393,6 +479,32 @@ internal sealed partial class JsonWriter
         }
     }
 
+    // Like CopyShort, for a text of at most MaxInlineLine chars into a destination with room for MaxInlineLine chars.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void CopyMedium(ReadOnlySpan<char> text, Span<char> destination)
+    {
+        Debug.Assert(text.Length <= MaxInlineLine, "a medium text");
+        if (text.Length <= MaxInlineCopy)
+        {
+            CopyShort(text, destination);
+            return;
+        }
+
+        if (destination.Length < MaxInlineLine)
+        {
+            throw new ArgumentException("The destination is too short.", nameof(destination));
+        }
+
+        // 17 to 32 chars: its first 16 chars and its last 16, which overlap them, each in two moves of 16 bytes.
+        ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text));
+        ref byte target = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(destination));
+        nuint bytes = (nuint)text.Length * sizeof(char);
+        Vector128.LoadUnsafe(ref source).StoreUnsafe(ref target);
+        Vector128.LoadUnsafe(ref source, 16).StoreUnsafe(ref target, 16);
+        Vector128.LoadUnsafe(ref source, bytes - 32).StoreUnsafe(ref target, bytes - 32);
+        Vector128.LoadUnsafe(ref source, bytes - 16).StoreUnsafe(ref target, bytes - 16);
+    }
+
     private void WriteText(string text)
     {
         if (text.Length > MaxBufferedText)
@@ -406,21 +518,14 @@ internal sealed partial class JsonWriter
         _pos += text.Length;
     }
 
-    // A newline and the indentation of the current depth, copied from a prefix of _newLine (inline when short, as the
-    // lines of most documents are: a two-space gap stays within MaxInlineCopy down to depth 7).
+    // A newline and the indentation of the current depth, copied from a prefix of _newLine: the lines that
+    // TryStartShortLine leaves, longer ones or the first as long as they are.
     private void WriteNewLine()
     {
         int length = _lineBreak.Length + (_depth * _gap.Length);
         if (length > _newLine.Length)
         {
             GrowNewLine(length);
-        }
-
-        if (length <= MaxInlineCopy)
-        {
-            CopyShort(_newLine.AsSpan(0, length), Reserve(MaxInlineCopy));
-            _pos += length;
-            return;
         }
 
         if (length > MaxBufferedText)
