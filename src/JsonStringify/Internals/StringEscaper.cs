@@ -88,7 +88,8 @@ internal static class StringEscaper
                 int next = blockStart + BitOperations.TrailingZeroCount(special);
                 w += next - i;
                 i = next;
-                EscapeOne(ref source, length, ref target, ref i, ref w);
+                w = EscapeOne(ref source, length, i, ref target, w, out int read);
+                i += read;
                 sameDistanceFrom = i;
                 if (i > lastBlock)
                 {
@@ -433,7 +434,8 @@ internal static class StringEscaper
             ushort c = Unsafe.Add(ref source, i);
             if (IsSpecial(c))
             {
-                EscapeOne(ref source, length, ref target, ref i, ref w);
+                w = EscapeOne(ref source, length, i, ref target, w, out int read);
+                i += read;
             }
             else
             {
@@ -450,12 +452,15 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsSpecial(ushort c) => c < ' ' || c == '"' || c == '\\' || (uint)(c - 0xD800) < 0x800;
 
-    // Writes the special char at i (with its low surrogate, for a well-formed pair) at w, and moves both past it.
+    // Writes the special char at i (with its low surrogate, for a well-formed pair) at w; returns where the output
+    // goes on, and how many chars it read. The indexes are passed and returned by value, so that the caller's loop
+    // keeps them in registers whether or not the JIT inlines this (with a profile of documents without escapes it
+    // did not, and the source map's string result, 4,000 escapes a call, took 1.4 times as long).
     // Optimised from its first call: a document of many escapes met late in a process (after many calls whose strings
     // had none) would otherwise run it unoptimised for its first hundreds of calls (the source map after the lockfile:
     // 312 µs a call for ~500 calls, then 114 µs), and plain arithmetic like this gains nothing from a profile.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static void EscapeOne(ref ushort source, int length, ref ushort target, ref int i, ref int w)
+    private static int EscapeOne(ref ushort source, int length, int i, ref ushort target, int w, out int read)
     {
         ushort c = Unsafe.Add(ref source, i);
         Debug.Assert(IsSpecial(c), "Only chars that need escaping come here.");
@@ -464,28 +469,27 @@ internal static class StringEscaper
         {
             Unsafe.Add(ref target, w) = '\\';
             Unsafe.Add(ref target, w + 1) = shortForm;
-            w += 2;
-            i++;
+            read = 1;
+            return w + 2;
         }
-        else if (char.IsHighSurrogate((char)c) && i + 1 < length && char.IsLowSurrogate((char)Unsafe.Add(ref source, i + 1)))
+
+        if (char.IsHighSurrogate((char)c) && i + 1 < length && char.IsLowSurrogate((char)Unsafe.Add(ref source, i + 1)))
         {
             Unsafe.Add(ref target, w) = c;
             Unsafe.Add(ref target, w + 1) = Unsafe.Add(ref source, i + 1);
-            w += 2;
-            i += 2;
+            read = 2;
+            return w + 2;
         }
-        else
-        {
-            // \uXXXX with lowercase hex, as the spec's UnicodeEscape writes it.
-            Unsafe.Add(ref target, w) = '\\';
-            Unsafe.Add(ref target, w + 1) = 'u';
-            Unsafe.Add(ref target, w + 2) = (ushort)HexDigits[c >> 12];
-            Unsafe.Add(ref target, w + 3) = (ushort)HexDigits[(c >> 8) & 0xF];
-            Unsafe.Add(ref target, w + 4) = (ushort)HexDigits[(c >> 4) & 0xF];
-            Unsafe.Add(ref target, w + 5) = (ushort)HexDigits[c & 0xF];
-            w += JsonConstants.MaxEscapedCharLength;
-            i++;
-        }
+
+        // \uXXXX with lowercase hex, as the spec's UnicodeEscape writes it.
+        Unsafe.Add(ref target, w) = '\\';
+        Unsafe.Add(ref target, w + 1) = 'u';
+        Unsafe.Add(ref target, w + 2) = (ushort)HexDigits[c >> 12];
+        Unsafe.Add(ref target, w + 3) = (ushort)HexDigits[(c >> 8) & 0xF];
+        Unsafe.Add(ref target, w + 4) = (ushort)HexDigits[(c >> 4) & 0xF];
+        Unsafe.Add(ref target, w + 5) = (ushort)HexDigits[c & 0xF];
+        read = 1;
+        return w + JsonConstants.MaxEscapedCharLength;
     }
 
     // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6); 0, writing
