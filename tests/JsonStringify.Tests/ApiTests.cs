@@ -211,6 +211,12 @@ public class ApiTests
         Assert.Equal("[[{\"x\":[1]}],[[{\"x\":2}]]]", four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[{x: 2}]]]")));
         Assert.Throws<JavaScriptException>(() => four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[[{x: 2}]]]]")));
 
+        // And an array whose elements are all primitives, as an element or a property, or whose first elements are.
+        Assert.Equal("{\"a\":{\"b\":[1,2]}}", serializer.SerializeToString(engine.Evaluate("({a: {b: [1, 2]}})")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: [1]}}})")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[[[1, []]]]")));
+        Assert.Equal("[[[1,\"2\"]],[[3]]]", serializer.SerializeToString(engine.Evaluate("[[[1, '2']], [[3]]]")));
+
         // And a property-table object (built by assignment, or with a key deleted), empty or not, as an element.
         engine.Execute("function table(n) { var o = {}; for (var i = 0; i < n; i++) o['k' + i] = i; return o; }");
         engine.Execute("function emptied() { var o = {a: 1}; delete o.a; return o; }");

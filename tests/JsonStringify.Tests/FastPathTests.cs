@@ -131,6 +131,14 @@ public class FastPathTests
         // the same keys, the same keys in another order, fewer, more, and the same key at another place
         "function t(ks) { var r = {}; for (var k of ks) r[k] = k.length; return r; } JSON.stringify([t(['a', 'b', 'c']), t(['a', 'b', 'c']), t(['a', 'c', 'b']), t(['b']), t(['a', 'b', 'c', 'd']), t(['x', 'b']), {n: t(['b', 'a'])}])",
         "var rows = [{}, {}]; rows[0].a = 1; Object.defineProperty(rows[0], 'g', {enumerable: true, get() { Object.prototype.toJSON = function () { return 'late'; }; return 2; }}); rows[1].a = 3; var r = JSON.stringify(rows); delete Object.prototype.toJSON; r",
+        // arrays whose elements are all primitives, written whole: every kind of primitive, as elements and as values
+        // of hidden-class and table objects, compact and indented; elements that are not primitives (or holes) at the
+        // start, middle and end; a hole whose getter on Array.prototype changes the rest; a toJSON on Number.prototype,
+        // which primitives never read (a cycle after primitives is a row of ConformanceTests)
+        "function t(o) { var r = {}; for (var k of Object.keys(o)) r[k] = o[k]; return r; } var v = [[1, 'a', null, true, -0, NaN, 1e21, 'x\\\"y'], {p: [1, 2], q: ['a', 'b']}, t({p: [3.5], q: [[1, 2], [3, 4]]}), [[1.5, 2.5], [3, 4]]]; JSON.stringify(v) + JSON.stringify(v, null, 2)",
+        "JSON.stringify([[undefined, 1], [1, function () {}, 2], [1, 2, Symbol('s')], [1, {}, [], 3], [1, , 3], [, 1], [1, , ], [1, [2, [3, {a: [4, 5]}]]]], null, '-')",
+        "Object.defineProperty(Array.prototype, 1, {get() { this[2] = 'late'; return 'got'; }, configurable: true}); var r = JSON.stringify([[0, , 2], [0, 1, 2], {a: [0, , 2]}]); delete Array.prototype[1]; r",
+        "Number.prototype.toJSON = function () { return 'no'; }; String.prototype.toJSON = Number.prototype.toJSON; var r = JSON.stringify([1, ['s', 3], {a: [4, 's']}]); delete Number.prototype.toJSON; delete String.prototype.toJSON; r",
         // one empty array met many times is not a cycle
         "var e = []; JSON.stringify({x: e, y: [e, e], z: {w: e}})",
         // a nested call on the same serializer, while the outer call holds the cache

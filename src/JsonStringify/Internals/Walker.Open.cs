@@ -145,13 +145,56 @@ internal sealed partial class Walker<TOutput>
         var array = Unsafe.As<JsArray>(value);
         if (array.Length != 0)
         {
-            OpenArray(array);
-            return true;
+            return OpenPureArray(array);
         }
 
         CheckEnter(array);
         _writer.WriteEmptyArray();
         return false;
+    }
+
+    // OpenPure for a non-empty array (a pair of coordinates, a list of ids or tags, most often), as OpenShapedValue
+    // does for an object: its leading elements that are JSON primitives are written at once, and it is pushed only at
+    // one that is not (or a hole, which RunArray reads with [[Get]]). An array of primitives is so written whole without
+    // a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private bool OpenPureArray(JsArray array)
+    {
+        Debug.Assert(_replacer is null && _shapeReads, "a pure walk");
+        CheckEnter(array);
+        ulong length = _reader.GetLength(array);
+        StartArrayOf(length);
+        ulong i = 0;
+        for (; i < length; i++)
+        {
+            if (!ShapeReader.TryGetDenseElement(array, i, out JsValue value))
+            {
+                break;
+            }
+
+            Types type = value.Type;
+            if (!IsJsonPrimitive(type))
+            {
+                break;
+            }
+
+            _writer.WriteSeparator(i == 0);
+            WritePrimitive(value, type);
+            CountWork();
+        }
+
+        if (i == length)
+        {
+            _writer.EndArray(empty: false);
+            return false;
+        }
+
+        // Nothing has run since CheckEnter but the writer and the work budget, which cannot reach the stack.
+        Push(array);
+        ref Frame frame = ref _frames[_depth - 1];
+        frame.Start(FrameKind.Array, length);
+        frame.Resume(i);
+        return true;
     }
 
     // OpenObject for a table object whose properties IsPure has just read ahead, with no property list: they are its
@@ -210,7 +253,7 @@ internal sealed partial class Walker<TOutput>
 
         Push(o);
         StartPureTable();
-        _frames[_depth - 1].Resume(written);
+        _frames[_depth - 1].Resume((ulong)written);
         return true;
     }
 
@@ -270,7 +313,7 @@ internal sealed partial class Walker<TOutput>
         Push(o);
         ref Frame frame = ref _frames[_depth - 1];
         StartShapedObject(ref frame, shape, layout);
-        frame.Resume(written);
+        frame.Resume((ulong)written);
         return true;
     }
 
@@ -323,6 +366,12 @@ internal sealed partial class Walker<TOutput>
             InvalidatePurity();
         }
 
+        StartArrayOf(length);
+        _frames[_depth - 1].Start(FrameKind.Array, length);
+    }
+
+    private void StartArrayOf(ulong length)
+    {
         // The shortest text the array can have: its brackets, a comma between elements, and a char for each element
         // (none for a CLR object that the host serializer writes as nothing). When even that is past the limit, the
         // RangeError comes now, before any element is read, as V8 throws for a length of 2**32 + 1.
@@ -333,6 +382,5 @@ internal sealed partial class Walker<TOutput>
         }
 
         _writer.StartArray();
-        _frames[_depth - 1].Start(FrameKind.Array, length);
     }
 }

@@ -210,12 +210,12 @@ internal sealed partial class Walker<TOutput> : IWalker
             Empty = true;
         }
 
-        // For an object pushed after its first properties were written as it was opened (a row that was not a leaf):
-        // the walk goes on from the next one.
-        public void Resume(int written)
+        // For an object or an array pushed after its first properties or elements were written as it was opened (one
+        // that was not a leaf): the walk goes on from the next one.
+        public void Resume(ulong written)
         {
-            Debug.Assert((ulong)written < Count, "a property is left to walk");
-            Index = (ulong)written;
+            Debug.Assert(written < Count, "a property or an element is left to walk");
+            Index = written;
             Empty = written == 0;
         }
     }
