@@ -455,7 +455,7 @@ internal static class StringEscaper
     // Writes the special char at i (with its low surrogate, for a well-formed pair) at w; returns where the output
     // goes on, and how many chars it read. The indexes are passed and returned by value, so that the caller's loop
     // keeps them in registers whether or not the JIT inlines this (with a profile of documents without escapes it
-    // did not, and the source map's string result, 4,000 escapes a call, took 1.4 times as long).
+    // did not, and the source map's string result, 4,000 escapes a call, took 1.2-1.4 times as long).
     // Optimised from its first call: a document of many escapes met late in a process (after many calls whose strings
     // had none) would otherwise run it unoptimised for its first hundreds of calls (the source map after the lockfile:
     // 312 µs a call for ~500 calls, then 114 µs), and plain arithmetic like this gains nothing from a profile.
