@@ -143,9 +143,10 @@ internal sealed partial class Walker<TOutput>
         }
 
         var array = Unsafe.As<JsArray>(value);
-        if (array.Length != 0)
+        uint length = array.Length;
+        if (length != 0)
         {
-            return OpenPureArray(array);
+            return OpenPureArray(array, length);
         }
 
         CheckEnter(array);
@@ -156,13 +157,14 @@ internal sealed partial class Walker<TOutput>
     // OpenPure for a non-empty array (a pair of coordinates, a list of ids or tags, most often), as OpenShapedValue
     // does for an object: its leading elements that are JSON primitives are written at once, and it is pushed only at
     // one that is not (or a hole, which RunArray reads with [[Get]]). An array of primitives is so written whole without
-    // a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed.
+    // a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed. length is the
+    // array's, read by OpenPure: reading a JsArray's length runs no code, so it may come before the cycle check.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool OpenPureArray(JsArray array)
+    private bool OpenPureArray(JsArray array, ulong length)
     {
         Debug.Assert(_replacer is null && _shapeReads, "a pure walk");
+        Debug.Assert(length == array.Length, "the array's length");
         CheckEnter(array);
-        ulong length = _reader.GetLength(array);
         StartArrayOf(length);
         ulong i = 0;
         for (; i < length; i++)
