@@ -357,7 +357,7 @@ internal sealed partial class JsonWriter
     private bool TryStartShortLine(bool first, int roomAfter, out Span<char> rest)
     {
         Debug.Assert(_indented, "only indented output breaks lines");
-        int length = _lineBreak.Length + (_depth * _gap.Length);
+        int length = LineLength;
         if (length > MaxInlineLine || length > _newLine.Length)
         {
             rest = default;
@@ -518,11 +518,14 @@ internal sealed partial class JsonWriter
         _pos += text.Length;
     }
 
+    // The length of a new line at the current depth: the line break and the indentation.
+    private int LineLength => _lineBreak.Length + (_depth * _gap.Length);
+
     // A newline and the indentation of the current depth, copied from a prefix of _newLine: the lines that
     // TryStartShortLine leaves, longer ones or the first as long as they are.
     private void WriteNewLine()
     {
-        int length = _lineBreak.Length + (_depth * _gap.Length);
+        int length = LineLength;
         if (length > _newLine.Length)
         {
             GrowNewLine(length);
