@@ -311,7 +311,6 @@ public static class AbRunner
 
     private static string Count(int documents) => documents == 1 ? "1 document" : $"{documents} documents";
 
-
     // What the command line asked for; StringResult measures the string result rather than UTF-8.
     private sealed class Options(string other)
     {

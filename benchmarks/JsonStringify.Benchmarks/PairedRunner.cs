@@ -115,7 +115,6 @@ public static class PairedRunner
         return clock.Elapsed.TotalSeconds / calls;
     }
 
-
     private static string Format(double seconds) => seconds >= 1e-3
         ? string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e3:F2} ms")
         : string.Create(CultureInfo.InvariantCulture, $"{seconds * 1e6:F2} µs");

@@ -203,7 +203,6 @@ public static class WarmupRunner
         return string.Create(CultureInfo.InvariantCulture, $"{Statistics.Median(values):F1} ({values.Min():F1}–{values.Max():F1})");
     }
 
-
     // One process: serves the documents on one side and prints "key=µs" pairs on one line.
     private static void RunChild(string mode, string side, string output, string scenario)
     {
