@@ -221,8 +221,9 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteIndentedPropertyName(string name, bool first)
     {
-        // A short name on a short line: the name's line started, then the name quoted inline after it, as above.
-        if (IsShort(name) && TryStartShortLine(first, StringEscaper.MaxShortLength + 4, out Span<char> rest))
+        // A name of up to 64 chars on a short line: the name's line started, then the name quoted inline after it, as
+        // WriteString quotes a value.
+        if (IsInlined(name) && TryStartShortLine(first, StringEscaper.MaxMediumLength + 4, out Span<char> rest))
         {
             if (TryQuoteInline(name, rest))
             {
