@@ -58,14 +58,7 @@ internal sealed partial class JsonWriter
     public int Depth => _depth;
 
     /// <summary>How many chars have been written in this call.</summary>
-    public long Length
-    {
-        // Read after every value (Walker.CountWork). Marked, as are the walker's small per-container steps, because
-        // code compiled without a profile (DOTNET_TieredPGO=0, ReadyToRun) left calls here that a profile inlines; see
-        // docs/internals.md, "How the hot path is compiled".
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => _sink!.Length + _pos;
-    }
+    public long Length => _sink!.Length + _pos;
 
     /// <summary>True once the output has grown past the longest the result may be.</summary>
     public bool IsOverLimit => Length > _maxLength;

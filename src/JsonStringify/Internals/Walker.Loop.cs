@@ -321,8 +321,6 @@ internal sealed partial class Walker<TOutput>
         return value;
     }
 
-    // Inlined into Run, as a profile inlines it (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Close(ref Frame frame)
     {
         if (frame.Kind == FrameKind.Array)

@@ -116,9 +116,7 @@ internal sealed partial class Walker<TOutput>
     // Hidden-class objects that are properties' values are tried as leaves too: settings after the other corpus
     // documents took 0.86-0.89 of the time and the event feed 0.97-0.98, where twitter's first 200 calls in a new
     // process took 1.08-1.17 as long (A/B and --warmup, 2026-11-24). Tables that are properties' values are pushed at
-    // once: tried as leaves, built documents and the lockfile moved 0.91-1.05 either way. Inlined into the loops, as a
-    // profile inlines it (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    // once: tried as leaves, built documents and the lockfile moved 0.91-1.05 either way.
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement)
     {
         if (layout is not null)
@@ -352,8 +350,6 @@ internal sealed partial class Walker<TOutput>
         return i;
     }
 
-    // Inlined, as a profile inlines it (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
     {
         frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
@@ -376,8 +372,6 @@ internal sealed partial class Walker<TOutput>
         _frames[_depth - 1].Start(FrameKind.Array, length);
     }
 
-    // Inlined into the two openings of an array, as a profile inlines it (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void StartArrayOf(ulong length)
     {
         // The shortest text the array can have: its brackets, a comma between elements, and a char for each element

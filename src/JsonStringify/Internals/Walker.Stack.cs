@@ -63,8 +63,6 @@ internal sealed partial class Walker<TOutput>
     }
 
     // SerializeJSONObject and SerializeJSONArray step 1, and the depth limit, for a container about to be opened.
-    // Inlined, with Contains, into every opening, as a profile inlines them (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CheckEnter(ObjectInstance o)
     {
         if (_depth >= _maxDepth)
@@ -78,8 +76,6 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
-    // Inlined into Close, as a profile inlines it (see JsonWriter.Length).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Exit()
     {
         ObjectInstance o = _frames[--_depth].Container!;
@@ -93,7 +89,6 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool Contains(ObjectInstance o)
     {
         if (_depth > JsonConstants.LinearCycleCheckDepth)
