@@ -25,10 +25,6 @@ public sealed partial class JsonSerializer
 
     private readonly EngineGate _gate;
 
-    // Whether the constraints are reset here, through Jint's internals, when a call starts on an idle engine; otherwise
-    // an outermost call that may run user code runs inside the host-call function.
-    private readonly bool _resetsConstraints;
-
     private JsValue? _hostCallFunction;
     private JsValue[]? _hostCallArguments;
     private PendingWalk _pending;
@@ -51,11 +47,13 @@ public sealed partial class JsonSerializer
 
         try
         {
-            if (_resetsConstraints)
+            // A call from a script (the installed JSON.stringify) or from a host function that a script or the host
+            // called is part of that work; one on an idle engine is a host call, and its budget starts now. Where the
+            // reader can tell the two apart, it resets the constraints itself, and its calls are nested ones; otherwise
+            // an outermost call that may run user code runs inside the host-call function.
+            if (Reader.IsEngineIdle(Engine) is { } idle)
             {
-                // A call from a script (the installed JSON.stringify) or from a host function that a script or the
-                // host called is part of that work; one on an idle engine is a host call, and its budget starts now.
-                if (!JintInternals.IsEvaluationInProgress(Engine))
+                if (idle)
                 {
                     Engine.Constraints.Reset();
                 }

@@ -1,7 +1,6 @@
 using System.Diagnostics;
 using Jint;
 using Jint.Native;
-using Jint.Native.Array;
 using Jint.Native.Object;
 using Jint.Runtime;
 using JsonStringify.Internals;
@@ -51,9 +50,8 @@ public sealed partial class JsonSerializer
         ArgumentNullException.ThrowIfNull(engine);
         Engine = engine;
         _options = options ?? JsonSerializerOptions.Default;
-        Reader = _options.EnableFastPath && JintInternals.ShapeAccessorsWork ? ShapeReader.Instance : PublicReader.Instance;
+        Reader = _options.EnableFastPath ? ValueReader.Fast : ValueReader.Public;
         _gate = EngineGate.For(engine);
-        _resetsConstraints = Reader is ShapeReader && JintInternals.EvaluationStateAccessorWorks;
     }
 
     internal JsonSerializer(Engine engine, JsonSerializerOptions? options, Options engineOptions)
@@ -63,11 +61,22 @@ public sealed partial class JsonSerializer
     }
 
     /// <summary>
-    /// Whether this serializer reads plain objects and dense arrays through Jint's internals, the fast path. It is
-    /// when <see cref="JsonSerializerOptions.EnableFastPath"/> is set and the internals passed their self-test on
-    /// this Jint version; otherwise everything goes through Jint's public API, with identical output.
+    /// Whether this serializer reads plain objects or dense arrays through Jint's internals, the fast path. It does
+    /// when <see cref="JsonSerializerOptions.EnableFastPath"/> is set and the internals passed their self-tests on
+    /// this Jint release; otherwise everything goes through Jint's public API, with identical output.
     /// </summary>
-    public bool IsFastPathActive => Reader is ShapeReader;
+    public bool IsFastPathActive => Reader.ReadsInternals;
+
+    /// <summary>
+    /// Why part or all of the fast path is off for this serializer, or <see langword="null"/> when all of it is on.
+    /// Each part rests on an assumption about Jint's internals that is self-tested once per process; the text names
+    /// every assumption that failed on this Jint release and why, one per line, or says that
+    /// <see cref="JsonSerializerOptions.EnableFastPath"/> is off. The output is the same either way, only slower. The
+    /// first read runs the self-tests not yet run (a few tens of milliseconds once per process); each failure is also
+    /// reported once per process as a warning of the <c>JsonStringify</c> event source.
+    /// </summary>
+    public string? FastPathDisabledReason =>
+        _options.EnableFastPath ? Reader.DescribeDisabledParts() : "JsonSerializerOptions.EnableFastPath is false: only Jint's public API is used.";
 
     internal Engine Engine { get; }
 
@@ -92,7 +101,7 @@ public sealed partial class JsonSerializer
     // Jint's Options.Interop.SerializeToJson, read on every call because hosts may set it after creating the engine.
     // The engine keeps its options internal: they come from the Options form of UseJsonStringify, or else from Jint.
     internal Options.SerializeToJsonDelegate? HostSerializer =>
-        (_engineOptions ??= JintInternals.TryGetOptions(Engine))?.Interop.SerializeToJson;
+        (_engineOptions ??= Reader.TryGetEngineOptions(Engine))?.Interop.SerializeToJson;
 
     /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value)</c> does.</summary>
     /// <param name="value">The value to serialize.</param>
@@ -149,7 +158,7 @@ public sealed partial class JsonSerializer
             {
                 replacerFunction = replacerObject;
             }
-            else if (IsArray(replacerObject))
+            else if (Reader.IsArray(replacerObject))
             {
                 propertyList = ReadPropertyList(replacerObject);
             }
@@ -166,24 +175,6 @@ public sealed partial class JsonSerializer
         return true;
     }
 
-    // IsArray(o): true for Array exotic objects (arrays, and Array.prototype, the one intrinsic among them), and for
-    // proxies whose target is one; a revoked proxy throws a TypeError. Never through the script-visible Array.isArray.
-    internal bool IsArray(ObjectInstance o)
-    {
-        if (o is ArrayInstance)
-        {
-            return true;
-        }
-
-        if (o.GetType() != EngineTypes.Instance.Proxy)
-        {
-            return false;
-        }
-
-        // The engine's own operation through JintInternals, whose self-test runs at the first proxy a process meets.
-        return _options.EnableFastPath && JintInternals.IsArrayAccessorWorks ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
-    }
-
     // JSON.stringify step 4.b: strings, numbers, and String and Number objects, in order (PropertyList drops the
     // duplicates). Items are compared with the last list's as they are read; when all match, that list serves again.
     private PropertyList ReadPropertyList(ObjectInstance replacer)
@@ -192,11 +183,11 @@ public sealed partial class JsonSerializer
         string[] lastItems = last?.Items ?? [];
         List<string>? items = null;
         int count = 0;
-        ulong length = Reader.GetLength(replacer);
+        ulong length = ValueReader.GetLength(replacer);
         Span<char> number = stackalloc char[JsonConstants.NumberBufferLength];
         for (ulong k = 0; k < length; k++)
         {
-            JsValue element = Reader.GetElement(replacer, k);
+            JsValue element = ValueReader.GetElement(replacer, k);
             string? text = element.Type switch
             {
                 Types.String => element.ToString(),

@@ -44,9 +44,12 @@ public class DifferentialTests
         int seed = EnvironmentNumber("JSONSTRINGIFY_FUZZ_SEED", 20261122);
         using Engine ours = Js.Ours();
         using Engine builtin = Js.Builtin();
+
+        // The oracle's own number bug on Jint 4.16.0 (see ValueGenerator.Number), found by asking it.
+        bool tinyNumbers = Js.Run(builtin, "JSON.stringify(5e-324)") == "5e-324";
         for (int i = 0; i < cases; i++)
         {
-            string script = new ValueGenerator(seed + i).NextScript();
+            string script = new ValueGenerator(seed + i, tinyNumbers: tinyNumbers).NextScript();
             if (!Agrees(script))
             {
                 Assert.Fail($"seed {seed}, case {i} (generator seed {seed + i})\nscript:   {script}\nsmallest: {Smallest(seed + i)}\nJint:     {Js.Run(builtin, Smallest(seed + i))}\nours:     {Js.Run(ours, Smallest(seed + i))}");
@@ -71,7 +74,7 @@ public class DifferentialTests
             {
                 for (int width = 1; width <= 6; width++)
                 {
-                    string candidate = new ValueGenerator(caseSeed, depth, width).NextScript();
+                    string candidate = new ValueGenerator(caseSeed, depth, width, tinyNumbers).NextScript();
                     if (!Agrees(candidate))
                     {
                         return candidate;

@@ -8,15 +8,15 @@ namespace JsonStringify.Tests;
 /// <summary>The reader over Jint's internals: its self-test, its switch, and the cases where it must step aside.</summary>
 public class FastPathTests
 {
+    // Each probe holds exactly where the matrix of claimed releases says its assumption holds.
     [Fact]
-    public void SelfTestPassesOnJint4180()
+    public void ProbesFindWhatEachReleaseIsKnownToBreak()
     {
-        // The accessors are written against Jint 4.18.0, the version this suite builds with.
-        Assert.True(JintInternals.ShapeSelfTestPassed);
-        Assert.True(JintInternals.OptionsAccessorWorks);
-        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.CallAccessorWorks);
-        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.TableReaderWorks);
-        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.EvaluationStateAccessorWorks);
+        foreach (JintAssumption assumption in FastPath.Assumptions)
+        {
+            bool broken = (JintReleases.Broken & assumption) != 0;
+            Assert.True(broken != FastPath.Holds(assumption), $"{assumption} on Jint {JintReleases.Current}: {FastPath.Failure(assumption) ?? "holds"}");
+        }
     }
 
     [Fact]
@@ -25,6 +25,32 @@ public class FastPathTests
         using var engine = new Engine();
         Assert.Equal(!ReaderSelection.PublicOnly, new JsonSerializer(engine).IsFastPathActive);
         Assert.False(new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false }).IsFastPathActive);
+    }
+
+    // The reason names every broken assumption of this release, or says why the whole fast path is off.
+    [Fact]
+    public void FastPathDisabledReasonNamesWhatIsOff()
+    {
+        using var engine = new Engine();
+        string? reason = new JsonSerializer(engine).FastPathDisabledReason;
+        if (ReaderSelection.PublicOnly)
+        {
+            Assert.Contains("public", reason);
+        }
+        else if (JintReleases.Broken == JintAssumption.None)
+        {
+            Assert.Null(reason);
+        }
+        else
+        {
+            Assert.NotNull(reason);
+            foreach (JintAssumption assumption in FastPath.Assumptions)
+            {
+                Assert.Equal((JintReleases.Broken & assumption) != 0, reason.Contains(assumption.ToString(), StringComparison.Ordinal));
+            }
+        }
+
+        Assert.Contains("EnableFastPath", new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false }).FastPathDisabledReason);
     }
 
     public static TheoryData<string> ObservableCases => new()
@@ -164,6 +190,13 @@ public class FastPathTests
     [Fact]
     public void TableReaderAgreesWithThePublicOne()
     {
+        if (!FastPath.Holds(JintAssumption.PropertyTables))
+        {
+            // Not compiled on this release (ProbesFindWhatEachReleaseIsKnownToBreak checks that it is expected).
+            Assert.NotEqual(JintAssumption.None, JintReleases.Broken & JintAssumption.PropertyTables);
+            return;
+        }
+
         using var engine = new Engine();
         engine.Execute("""
             var tables = [];
@@ -197,7 +230,7 @@ public class FastPathTests
 
             // Onto stacks that hold the previous table already, as they do for an object nested in another.
             TableSegment fastSegment = JintInternals.ReadTable(table, fast);
-            TableSegment slowSegment = ShapeReader.ReadTablePublic(table, slow);
+            TableSegment slowSegment = ValueReader.ReadTablePublic(table, slow);
             Assert.Equal(slowSegment, fastSegment);
             TableEntry[] read = fast.Entries.AsSpan(fastSegment.Start, fastSegment.Count).ToArray();
             TableEntry[] expected = slow.Entries.AsSpan(slowSegment.Start, slowSegment.Count).ToArray();

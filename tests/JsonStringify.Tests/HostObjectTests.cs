@@ -101,7 +101,7 @@ public class HostObjectTests
         using var engine = new Engine(o => o.Interop.SerializeToJson = (_, _, _) => "\"from host\"");
         engine.UseJsonStringify();
         engine.SetValue("poco", new Poco());
-        Assert.True(Internals.JintInternals.OptionsAccessorWorks);
+        Assert.True(Internals.FastPath.Holds(Internals.JintAssumption.EngineOptions));
         Assert.Equal("[\"from host\"]", Js.Run(engine, "JSON.stringify([poco])"));
         Assert.Equal("[\"from host\"]", new JsonSerializer(engine).SerializeToString(engine.Evaluate("[poco]")));
     }

@@ -13,5 +13,5 @@ internal static class ReaderSelection
         string.Equals(Environment.GetEnvironmentVariable("JSONSTRINGIFY_TEST_READER"), "public", StringComparison.OrdinalIgnoreCase);
 
     [ModuleInitializer]
-    internal static void Apply() => JintInternals.ForcePublicReader = PublicOnly;
+    internal static void Apply() => FastPath.ForcePublicReader = PublicOnly;
 }

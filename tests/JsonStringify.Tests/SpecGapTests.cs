@@ -17,8 +17,8 @@ public class SpecGapTests
     [Fact]
     public void IsArrayAndRangeErrorAccessorsPassTheirSelfTests()
     {
-        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.IsArrayAccessorWorks);
-        Assert.Equal(!ReaderSelection.PublicOnly, JintInternals.RangeErrorAccessorWorks);
+        Assert.True(FastPath.Holds(JintAssumption.IsArrayOperation));
+        Assert.True(FastPath.Holds(JintAssumption.RangeErrorIntrinsic));
     }
 
     [Theory]
@@ -41,8 +41,8 @@ public class SpecGapTests
 
         Assert.Equal(expected, PristineRealm.IsArray(o));
         Assert.Equal(expected, JintInternals.IsArray(o));
-        Assert.Equal(expected, new JsonSerializer(engine).IsArray(o));
-        Assert.Equal(expected, new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false }).IsArray(o));
+        Assert.Equal(expected, ValueReader.Allowing(JintAssumption.All).IsArray(o));
+        Assert.Equal(expected, ValueReader.Public.IsArray(o));
     }
 
     [Fact]
@@ -57,8 +57,8 @@ public class SpecGapTests
             foreach (Func<bool> isArray in (Func<bool>[])[
                 () => PristineRealm.IsArray(proxy),
                 () => JintInternals.IsArray(proxy),
-                () => new JsonSerializer(engine).IsArray(proxy),
-                () => new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = false }).IsArray(proxy),
+                () => ValueReader.Allowing(JintAssumption.All).IsArray(proxy),
+                () => ValueReader.Public.IsArray(proxy),
             ])
             {
                 var e = Assert.Throws<JavaScriptException>(() => isArray());
@@ -76,7 +76,8 @@ public class SpecGapTests
         JsValue rangeError = engine.GetValue("RangeError");
         engine.Execute("Object.defineProperty(globalThis, 'RangeError', {get: function () { throw new Error('global read'); }});");
 
-        var e = Assert.Throws<JavaScriptException>(() => Throw.RangeError(engine, "the message", internals));
+        ValueReader reader = internals ? ValueReader.Allowing(JintAssumption.All) : ValueReader.Public;
+        var e = Assert.Throws<JavaScriptException>(() => Throw.RangeError(engine, reader, "the message"));
         var error = (ObjectInstance)e.Error;
         Assert.Same(rangeError.Get("prototype"), error.Prototype);
         Assert.Equal("the message", error.Get("message").ToString());

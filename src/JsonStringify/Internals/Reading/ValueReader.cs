@@ -1,3 +1,6 @@
+using System.Diagnostics;
+using System.Runtime.CompilerServices;
+using Jint;
 using Jint.Native;
 using Jint.Native.Array;
 using Jint.Native.Object;
@@ -7,14 +10,68 @@ using Jint.Runtime.Descriptors;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The one place that asks the engine for keys, properties and elements. Readers only read: they never write text
-/// and never call toJSON or the replacer. Every read has the same observable effects (getters, proxy traps) as the
-/// spec's operation. This base reads through Jint's public API; a derived reader may add shortcuts for objects
-/// whose reads cannot be observed.
+/// The one type the walk and the entry points ask about values and the engine: keys, properties, elements, hidden
+/// classes, property tables, calls, IsArray and errors. Readers only read: they never write text and never decide when
+/// toJSON or the replacer runs. Every read has the same observable effects (getters, proxy traps) as the spec's
+/// operation. Each shortcut through Jint's internals rests on one <see cref="JintAssumption"/> and is taken only when
+/// this reader is allowed it and its probe agreed; otherwise the same question is answered through Jint's public API.
+/// So callers never know which parts are on: a reader without hidden classes simply reports none.
 /// </summary>
-internal abstract class ValueReader
+internal sealed class ValueReader
 {
     private static readonly JsString s_length = new("length");
+    private static readonly JsString s_message = new("message");
+
+    // Stands for the layout of a plain object that has never had a property: it has no hidden class yet.
+    private static readonly object s_virgin = new();
+
+    // The readers with every assumption allowed, and with none but the engine's options, which are read for their
+    // meaning (Interop.SerializeToJson), not for speed.
+    private static readonly Lazy<ValueReader> s_fast = new(() => new ValueReader(JintAssumption.All));
+    private static readonly ValueReader s_public = new(JintAssumption.EngineOptions);
+
+    // The public reader given where the fast path was asked for, while the test suite turns it off for the process.
+    private static readonly ValueReader s_forcedPublic = new(JintAssumption.EngineOptions);
+
+    // The parts of the fast path this reader may use, whether or not their probes have run.
+    private readonly JintAssumption _allowed;
+
+    // Probed when the reader is made: every walk asks them at every object and array.
+    private readonly bool _hiddenClasses;
+    private readonly bool _denseArrays;
+
+    // Probed at the first table (compiling the table reader costs a few milliseconds): 0 until then, 1 when it may be
+    // used, -1 when not. Readers are shared between threads; each one that sets it sets the same value.
+    private int _propertyTables;
+
+    private ValueReader(JintAssumption allowed)
+    {
+        _allowed = allowed;
+        _hiddenClasses = Uses(JintAssumption.HiddenClasses);
+        _denseArrays = Uses(JintAssumption.DenseArrays);
+    }
+
+    /// <summary>The reader for a serializer whose options allow the fast path: every part whose probe agrees.</summary>
+    public static ValueReader Fast => FastPath.ForcePublicReader ? s_forcedPublic : s_fast.Value;
+
+    /// <summary>The reader that uses Jint's public API alone.</summary>
+    public static ValueReader Public => s_public;
+
+    /// <summary>Whether this reader reads plain objects or arrays through Jint's internals.</summary>
+    public bool ReadsInternals => _hiddenClasses || _denseArrays;
+
+    /// <summary>
+    /// Why some part of the fast path this reader could use is off, one line per assumption; null when none is. Probes
+    /// what has not been probed yet.
+    /// </summary>
+    public string? DescribeDisabledParts() => ReferenceEquals(this, s_forcedPublic)
+        ? "The fast path is turned off for this process (FastPath.ForcePublicReader): only Jint's public API is used."
+        : FastPath.DescribeFailures(_allowed);
+
+    /// <summary>A reader allowed only <paramref name="allowed"/> (the test suite turns assumptions off one by one).</summary>
+    internal static ValueReader Allowing(JintAssumption allowed) => new(allowed);
+
+    private bool Uses(JintAssumption assumption) => (_allowed & assumption) != 0 && FastPath.Holds(assumption);
 
     /// <summary>EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.</summary>
     public List<JsValue> GetEnumerableOwnKeys(ObjectInstance o)
@@ -43,14 +100,14 @@ internal abstract class ValueReader
     }
 
     /// <summary>Get(o, key).</summary>
-    public JsValue Get(ObjectInstance o, JsValue key) => o.Get(key, o);
+    public static JsValue Get(ObjectInstance o, JsValue key) => o.Get(key, o);
 
     /// <summary>LengthOfArrayLike(array): ToLength(Get(array, "length")).</summary>
-    public ulong GetLength(ObjectInstance array) =>
+    public static ulong GetLength(ObjectInstance array) =>
         array is JsArray jsArray ? jsArray.Length : TypeConverter.ToLength(array.Get(s_length, array));
 
     /// <summary>Get(array, ToString(index)).</summary>
-    public JsValue GetElement(ObjectInstance array, ulong index)
+    public static JsValue GetElement(ObjectInstance array, ulong index)
     {
         // ArrayInstance.TryGetValue runs getters, and reads a hole from the prototypes by asking each one for an own
         // property and then for its prototype: that is [[Get]] only while every prototype is ordinary. Above an exotic
@@ -93,33 +150,190 @@ internal abstract class ValueReader
     }
 
     /// <summary>
-    /// The hidden class of an ordinary object whose own properties live in one (or a stand-in for a plain object that
-    /// never had a property), or null. It names the layout only; <see cref="TryGetShapeKeys"/> says whether it is usable.
+    /// The hidden class of a plain object whose own properties live in one (or a stand-in for a plain object that
+    /// never had a property), or null: for any other object, and for every object when hidden classes are off. It names
+    /// the layout only; <see cref="TryGetShapeKeys"/> says whether it is usable.
     /// </summary>
-    public virtual object? GetShape(ObjectInstance o) => null;
+    public object? GetShape(ObjectInstance o) => o is JsObject plain ? GetShape(plain) : null;
+
+    /// <inheritdoc cref="GetShape(ObjectInstance)"/>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public object? GetShape(JsObject plain) =>
+        _hiddenClasses ? JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null) : null;
+
+    /// <summary>
+    /// Whether a plain object keeps its properties in a table (it has no hidden class and has had a property), where
+    /// looking one up runs no user code. False whenever hidden classes are off: then this cannot be told.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool IsTable(JsObject plain) => _hiddenClasses && GetShape(plain) is null;
+
+    /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/> (one this reader gave).</summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool HasShape(ObjectInstance o, object shape) => o is JsObject plain && ReferenceEquals(GetShape(plain), shape);
 
     /// <summary>
     /// The keys of <paramref name="shape"/>, in [[OwnPropertyKeys]] order, when all of them are enumerable data
     /// properties that are not integer-like: reading an object of that class then runs no user code.
     /// </summary>
-    public virtual bool TryGetShapeKeys(object shape, out JsValue[]? keys)
+    public static bool TryGetShapeKeys(object shape, out JsValue[]? keys)
     {
-        keys = null;
+        if (ReferenceEquals(shape, s_virgin))
+        {
+            keys = [];
+            return true;
+        }
+
+        return JintInternals.TryGetOrderedKeyStrings(shape, out keys);
+    }
+
+    /// <summary>
+    /// The value in slot <paramref name="slot"/> of an object that <see cref="HasShape"/>, or null when the slot is
+    /// lazy: its factory is host code that may run scripts, so callers read it through [[Get]], as user code.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static JsValue? TryGetSlot(ObjectInstance o, int slot)
+    {
+        Debug.Assert(o is JsObject, "only objects with a hidden class have slots");
+        JsValue value = JintInternals.GetRawSlot(Unsafe.As<JsObject>(o), slot);
+        return value is null || value.Type == Types.Empty ? null : value;
+    }
+
+    /// <summary>
+    /// For a plain object whose properties are kept in a table (<see cref="IsTable"/>): its enumerable own string-keyed
+    /// properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass and pushed onto
+    /// <paramref name="tables"/>. Through the compiled table reader where it works (no JsString per key), otherwise
+    /// through the public GetOwnProperties, which lists the same entries in the same order.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public TableSegment ReadTable(JsObject plain, TableStack tables)
+    {
+        Debug.Assert(IsTable(plain), "an object in dictionary mode");
+        return UsesPropertyTables() ? JintInternals.ReadTable(plain, tables) : ReadTablePublic(plain, tables);
+    }
+
+    private bool UsesPropertyTables()
+    {
+        if (_propertyTables == 0)
+        {
+            _propertyTables = Uses(JintAssumption.PropertyTables) ? 1 : -1;
+        }
+
+        return _propertyTables > 0;
+    }
+
+    /// <summary>What <see cref="JintInternals.ReadTable"/> reads, through the public GetOwnProperties (a JsString per key).</summary>
+    public static TableSegment ReadTablePublic(JsObject plain, TableStack tables)
+    {
+        int read = 0;
+        TableNameKinds kinds = TableNameKinds.None;
+        foreach (KeyValuePair<JsValue, PropertyDescriptor> property in plain.GetOwnProperties())
+        {
+            if (property.Key.Type != Types.String)
+            {
+                continue;
+            }
+
+            string name = property.Key.ToString();
+            kinds |= TableEntry.KindOf(name);
+            if (property.Value.Enumerable)
+            {
+                tables.EnsureRoom(read + 1);
+                tables.Entries[tables.Top + read] = new TableEntry { Name = name, Descriptor = property.Value };
+                read++;
+            }
+        }
+
+        return tables.Push(read, kinds);
+    }
+
+    /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
+    public bool HasNoOwnToJson(JsArray array) =>
+        (_denseArrays && JintInternals.HasOnlyElements(array)) || array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;
+
+    /// <summary>
+    /// An element of a dense array that is present (not a hole): reading it runs no user code. False for holes, for
+    /// anything but a dense JsArray, and always when dense arrays are off; the caller then reads it with [[Get]].
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public bool TryGetDenseElement(ObjectInstance array, ulong index, out JsValue value)
+    {
+        if (_denseArrays && array is JsArray jsArray && index < jsArray.Length)
+        {
+            JsValue?[]? dense = JintInternals.DenseElements(jsArray);
+            if (dense is not null && index < (ulong)dense.Length && dense[index] is { } element)
+            {
+                value = element;
+                return true;
+            }
+        }
+
+        value = JsValue.Undefined;
         return false;
     }
 
     /// <summary>
-    /// For an ordinary object whose properties are kept in a table rather than a hidden class: its enumerable own
-    /// string-keyed properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass and pushed onto
-    /// <paramref name="tables"/> as <paramref name="segment"/>. False (and nothing read) when the reader cannot do that
-    /// for <paramref name="o"/>.
+    /// The abstract operation IsArray(<paramref name="o"/>) for an object that is not an array: true for a proxy whose
+    /// target is one, through any number of proxies; a revoked proxy throws the realm's TypeError. Never through the
+    /// script-visible Array.isArray.
     /// </summary>
-    public virtual bool TryReadTable(ObjectInstance o, TableStack tables, out TableSegment segment)
+    public bool IsArray(ObjectInstance o)
     {
-        segment = default;
-        return false;
+        if (o is ArrayInstance)
+        {
+            return true;
+        }
+
+        if (o.GetType() != EngineTypes.Instance.Proxy)
+        {
+            return false;
+        }
+
+        return Uses(JintAssumption.IsArrayOperation) ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
     }
 
-    /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
-    public virtual bool HasNoOwnToJson(JsArray array) => array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;
+    /// <summary>A RangeError of <paramref name="engine"/>'s realm with <paramref name="message"/>, whatever a script did to the global binding.</summary>
+    public ObjectInstance CreateRangeError(Engine engine, string message)
+    {
+        if (Uses(JintAssumption.RangeErrorIntrinsic))
+        {
+            return JintInternals.GetRangeError(engine).Construct(message);
+        }
+
+        // Jint's public Intrinsics has no RangeError: an operation the spec defines to throw one, on the intrinsic Array
+        // constructor (whose behaviour no script can change), gives the realm's own, and then gets the message.
+        try
+        {
+            engine.Intrinsics.Array.Construct([JsNumber.Create(-1)]);
+        }
+        catch (JavaScriptException e) when (e.Error is ObjectInstance error)
+        {
+            error.DefineOwnProperty(
+                s_message, new PropertyDescriptor(new JsString(message), writable: true, enumerable: false, configurable: true));
+            return error;
+        }
+
+        return engine.Intrinsics.Error.Construct("RangeError: " + message);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="engine"/> is idle: running no script and no host entry such as the public
+    /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>. A call that starts on an idle engine is a host call of its
+    /// own, whose constraints count from its start. Null when this reader cannot tell.
+    /// </summary>
+    public bool? IsEngineIdle(Engine engine) =>
+        Uses(JintAssumption.EvaluationState) && Uses(JintAssumption.InternalCall) ? !JintInternals.IsEvaluationInProgress(engine) : null;
+
+    /// <summary>The options <paramref name="engine"/> was created with, or null where they cannot be read.</summary>
+    public Options? TryGetEngineOptions(Engine engine) => Uses(JintAssumption.EngineOptions) ? JintInternals.GetOptions(engine) : null;
+
+    /// <summary>
+    /// Whether toJSON and replacer calls go through the engine's internal call, which, unlike the public
+    /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>, neither allocates a closure per call nor restarts the
+    /// constraints of a host call. Probed at the first call a process makes, not at its first walk.
+    /// </summary>
+    public bool CallsInternally => Uses(JintAssumption.InternalCall);
+
+    /// <summary>Whether one argument list may be refilled for every call: the callee copies what it keeps.</summary>
+    public bool MayReuseArgumentLists => Uses(JintAssumption.CalleeCopiesArguments);
 }

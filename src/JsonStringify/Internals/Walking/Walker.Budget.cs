@@ -50,7 +50,7 @@ internal sealed partial class Walker<TOutput>
     {
         if (_writer.IsOverLimit)
         {
-            Throw.InvalidStringLength(_engine, _shapeReads);
+            Throw.InvalidStringLength(_engine, _reader);
         }
     }
 }

@@ -61,11 +61,11 @@ internal sealed partial class Walker<TOutput>
                 {
                     int slot = slots[i];
                     lacksKey = slot < 0;
-                    read = slot >= 0 && ShapeReader.HasShape(container, frame.Shape!) ? ShapeReader.TryGetSlot(container, slot) : null;
+                    read = slot >= 0 && _reader.HasShape(container, frame.Shape!) ? ValueReader.TryGetSlot(container, slot) : null;
                 }
                 else
                 {
-                    PropertyDescriptor? own = ShapeReader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
+                    PropertyDescriptor? own = _reader.IsTable(Unsafe.As<JsObject>(container)) ? container.GetOwnProperty(key) : null;
                     lacksKey = own == PropertyDescriptor.Undefined;
                     read = own is not null && IsPlainData(own) ? own.Value : null;
                 }
@@ -99,11 +99,11 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             _writer.WriteSeparator(i == 0);
 
-            // Only the ShapeReader reads dense element storage; every other element goes through [[Get]].
+            // A present element of a dense array is read from its storage; every other element goes through [[Get]].
             JsValue value;
-            if (!(_shapeReads && ShapeReader.TryGetDenseElement(container, i, out value)))
+            if (!_reader.TryGetDenseElement(container, i, out value))
             {
-                value = _reader.GetElement(container, i);
+                value = ValueReader.GetElement(container, i);
 
                 // A hole reads the prototype chain, and other arrays may have getters or traps.
                 InvalidatePurity();
@@ -148,8 +148,7 @@ internal sealed partial class Walker<TOutput>
     // The rest of a hidden-class object, as RunArray does. While the object keeps its hidden class each value is read
     // from its slot, which is exactly [[Get]] there; if user code changed the object mid-walk, the rest goes through
     // [[Get]], and so does a lazy slot, whose factory may run scripts. The class is checked before every read: host
-    // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it. Only the
-    // ShapeReader hands out layouts, so its reads are called directly.
+    // code that the walk cannot see (a lazy slot's factory, a TextWriter, a constraint) may change it.
     private void RunShapedObject(ref Frame frame)
     {
         ObjectInstance container = frame.Container!;
@@ -159,7 +158,7 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (ShapeReader.HasShape(container, frame.Shape!) && ShapeReader.TryGetSlot(container, (int)i) is { } slotValue)
+            if (_reader.HasShape(container, frame.Shape!) && ValueReader.TryGetSlot(container, (int)i) is { } slotValue)
             {
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
@@ -316,7 +315,7 @@ internal sealed partial class Walker<TOutput>
     // [[Get]] where it may run user code (a getter, a proxy trap, a host object): the memo of clean prototypes goes.
     private JsValue GetObserved(ObjectInstance o, JsValue key)
     {
-        JsValue value = _reader.Get(o, key);
+        JsValue value = ValueReader.Get(o, key);
         InvalidatePurity();
         return value;
     }

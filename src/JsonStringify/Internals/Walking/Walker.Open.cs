@@ -35,7 +35,7 @@ internal sealed partial class Walker<TOutput>
             return;
         }
 
-        if (_owner.IsArray(o) || HostObjects.IsArrayLike(o))
+        if (_reader.IsArray(o) || HostObjects.IsArrayLike(o))
         {
             OpenArray(o);
             return;
@@ -162,14 +162,14 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool OpenPureArray(JsArray array, ulong length)
     {
-        Debug.Assert(_replacer is null && _shapeReads, "a pure walk");
+        Debug.Assert(_replacer is null, "a pure walk");
         Debug.Assert(length == array.Length, "the array's length");
         CheckEnter(array);
         StartArrayOf(length);
         ulong i = 0;
         for (; i < length; i++)
         {
-            if (!ShapeReader.TryGetDenseElement(array, i, out JsValue value))
+            if (!_reader.TryGetDenseElement(array, i, out JsValue value))
             {
                 break;
             }
@@ -331,7 +331,7 @@ internal sealed partial class Walker<TOutput>
         int i = 0;
         for (; i < keys.Length; i++)
         {
-            if (!ShapeReader.HasShape(o, shape) || ShapeReader.TryGetSlot(o, i) is not { } value)
+            if (!_reader.HasShape(o, shape) || ValueReader.TryGetSlot(o, i) is not { } value)
             {
                 break;
             }
@@ -361,7 +361,7 @@ internal sealed partial class Walker<TOutput>
     private void OpenArray(ObjectInstance array)
     {
         Enter(array);
-        ulong length = _reader.GetLength(array);
+        ulong length = ValueReader.GetLength(array);
         if (array is not JsArray)
         {
             // A proxy's get trap ran for "length".
@@ -380,7 +380,7 @@ internal sealed partial class Walker<TOutput>
         ulong shortest = (_hostSerializer is null ? 2 * length : length) + 1;
         if ((ulong)_writer.Length + shortest > (ulong)_lengthLimit)
         {
-            Throw.InvalidStringLength(_engine, _shapeReads);
+            Throw.InvalidStringLength(_engine, _reader);
         }
 
         _writer.StartArray();

@@ -1,5 +1,4 @@
 using System.Runtime.CompilerServices;
-using System.Runtime.InteropServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -10,12 +9,8 @@ namespace JsonStringify.Internals;
 /// <summary>SerializeJSONProperty: toJSON, the replacer, unboxing, and writing the value it leaves.</summary>
 internal sealed partial class Walker<TOutput>
 {
-    // The argument lists of toJSON and replacer calls, refilled for each call as Jint's own serializer does: a called
-    // function copies what it keeps (its parameters, its arguments object), and a nested JSON.stringify has a walker
-    // of its own. Reset fills them with undefined, so that a pooled walker pins no values.
-    private readonly JsValue[] _oneArgument = new JsValue[1];
-
-    private readonly JsValue[] _twoArguments = new JsValue[2];
+    // How toJSON and the replacer are called, and with which argument lists.
+    private readonly CallLane _calls = new();
 
     // SerializeJSONProperty steps 2-4: toJSON, the replacer, then unwrapping of boxed primitives. The key is made
     // only when user code needs it: for array elements it is the index, turned into a string on demand.
@@ -29,7 +24,7 @@ internal sealed partial class Walker<TOutput>
                 return value;
             }
 
-            if (_pure && value is ObjectInstance o && IsFreeOfToJson(o))
+            if (value is ObjectInstance o && IsFreeOfToJson(o))
             {
                 return value;
             }
@@ -48,46 +43,20 @@ internal sealed partial class Walker<TOutput>
             if (toJson.IsCallable())
             {
                 key ??= IndexKey.Create(index);
-                value = Call(toJson, value, Arguments(_oneArgument, key));
+                value = _calls.CallToJson(toJson, value, key);
             }
         }
 
         if (_replacer is not null)
         {
             key ??= IndexKey.Create(index);
-            value = Call(_replacer, holder, Arguments(_twoArguments, key, value));
+            value = _calls.CallReplacer(_replacer, holder, key, value);
         }
 
         value = value is ObjectInstance o ? Unbox(o) : value;
         InvalidatePurity();
         return value;
     }
-
-    // The lists are exactly JsValue[] (never an array of a derived type), so they are filled without the covariant
-    // store check that an indexer assignment makes.
-    private static JsValue[] Arguments(JsValue[] list, JsValue first)
-    {
-        MemoryMarshal.GetArrayDataReference(list) = first;
-        return list;
-    }
-
-    private static JsValue[] Arguments(JsValue[] list, JsValue first, JsValue second)
-    {
-        ref JsValue start = ref MemoryMarshal.GetArrayDataReference(list);
-        start = first;
-        Unsafe.Add(ref start, 1) = second;
-        return list;
-    }
-
-    // Through the engine's internal call when the fast path is on, as Jint's serializer calls: the public Engine.Call
-    // allocates a closure per call and, from host code, restarts the engine's constraints each time (the public path
-    // runs the whole walk inside one engine-level call, so that its calls are nested: see JsonSerializer.Entry.cs).
-    // The internal call's self-test runs here, at the process's first toJSON or replacer call, not at its first walk:
-    // it costs about 44 ms (a private engine runs its probe scripts), which a walk that calls nothing need not pay.
-    private JsValue Call(JsValue callable, JsValue thisObject, JsValue[] arguments) =>
-        _reader != PublicReader.Instance && JintInternals.CallAccessorWorks
-            ? JintInternals.Call(_engine, callable, thisObject, arguments)
-            : _engine.Call(callable, thisObject, arguments);
 
     // GetV(value, "toJSON"): a BigInt primitive reads it from a wrapper, with the primitive as the receiver.
     private JsValue GetToJson(JsValue value)
@@ -98,7 +67,7 @@ internal sealed partial class Walker<TOutput>
         }
 
         // Object(value) as a call is ToObject; Jint's [[Construct]] of Object does not wrap BigInts.
-        var wrapper = (ObjectInstance)Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
+        var wrapper = (ObjectInstance)_calls.Call(_engine.Intrinsics.Object, JsValue.Undefined, [value]);
         return wrapper.Get(JsonConstants.ToJson, value);
     }
 

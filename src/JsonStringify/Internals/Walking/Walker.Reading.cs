@@ -47,8 +47,8 @@ internal sealed partial class Walker<TOutput>
     private ShapeCacheEntry[]? _shapeCache;
 
     // True when looking up toJSON on o cannot find anything and cannot run user code: o is a hidden-class object or
-    // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either. Only asked
-    // on a pure walk, which only the ShapeReader makes.
+    // an array with no own toJSON, and every prototype on its chain is an ordinary object with none either. Asked only
+    // without a replacer function.
     private bool IsFreeOfToJson(ObjectInstance o)
     {
         if (o is JsArray array)
@@ -62,27 +62,17 @@ internal sealed partial class Walker<TOutput>
     // Whether a plain object in dictionary mode has no toJSON, own or on its (ordinary) prototype chain. Its table is
     // read now (which runs no user code) and kept for OpenPureTable, which comes next when the answer is yes.
     private bool IsPureTable(JsObject plain) =>
-        ShapeReader.IsTable(plain) && ReadTableAhead(plain, out TableSegment table) && !table.HasToJson && IsPrototypeChainFreeOfToJson(plain.Prototype);
+        _reader.IsTable(plain) && !ReadTableAhead(plain).HasToJson && IsPrototypeChainFreeOfToJson(plain.Prototype);
 
-    // IsPureTable has found plain in dictionary mode. Once the compiled table reader is known to work, the ShapeReader's
-    // read (TryReadTable) comes to the same call, which is made here directly: without the reader's virtual call and
-    // checks, the job list built in script took 0.96 of the time (A/B, both orders).
-    private bool ReadTableAhead(JsObject plain, out TableSegment table)
+    // IsPureTable has found plain in dictionary mode: its table is read now and kept for the object's opening.
+    private TableSegment ReadTableAhead(JsObject plain)
     {
         DropTableReadAhead();
-        if (_shapeReads && JintInternals.TableReaderReady)
-        {
-            table = JintInternals.ReadTable(plain, _tables);
-        }
-        else if (!TryReadTable(plain, out table))
-        {
-            return false;
-        }
-
+        TableSegment table = _reader.ReadTable(plain, _tables);
         _tableAheadOwner = plain;
         _tableAhead = table;
         _tableAheadEpoch = _epoch;
-        return true;
+        return table;
     }
 
     private void DropTableReadAhead()
@@ -100,7 +90,7 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private ShapeLayout? GetPureLayout(JsObject o, out object? shape)
     {
-        shape = ShapeReader.GetShape(o);
+        shape = _reader.GetShape(o);
         ShapeLayout? layout = shape is null ? null : GetLayout(shape);
         return IsPureLayout(o, layout) ? layout : null;
     }
@@ -135,7 +125,7 @@ internal sealed partial class Walker<TOutput>
 
     // The second entry of the pair, or else a new layout in the first one, the older one moving to the second.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ShapeLayout? GetLayoutSlow(object shape, ref ShapeCacheEntry first)
+    private static ShapeLayout? GetLayoutSlow(object shape, ref ShapeCacheEntry first)
     {
         ref ShapeCacheEntry second = ref Unsafe.Add(ref first, 1);
         if (ReferenceEquals(second.Shape, shape))
@@ -143,7 +133,7 @@ internal sealed partial class Walker<TOutput>
             return second.Layout;
         }
 
-        ShapeLayout? layout = _reader.TryGetShapeKeys(shape, out JsValue[]? keys) ? ShapeLayout.For(keys!) : null;
+        ShapeLayout? layout = ValueReader.TryGetShapeKeys(shape, out JsValue[]? keys) ? ShapeLayout.For(keys!) : null;
         second = first;
         first = new ShapeCacheEntry(shape, layout);
         return layout;
@@ -193,14 +183,22 @@ internal sealed partial class Walker<TOutput>
     }
 
     // Whether an ordinary prototype has an own property, asked without running user code: a plain object in a hidden
-    // class answers from its layout, since looking into it would run the factory of a lazy slot. Null when the class
-    // cannot tell (an integer-like key); only the ShapeReader has classes.
+    // class answers from its layout, since looking into it would run the factory of a lazy slot. Null when that cannot
+    // be told: the class has an integer-like key, or the reader cannot see whether a plain object has a class at all.
     private bool? HasOwnWithoutCode(ObjectInstance prototype, JsValue key)
     {
-        if (_shapeReads && prototype is JsObject plain && ShapeReader.GetShape(plain) is { } shape)
+        if (prototype is JsObject plain)
         {
-            ShapeLayout? layout = GetLayout(shape);
-            return layout is null ? null : Array.IndexOf(layout.Keys, key) >= 0;
+            if (_reader.GetShape(plain) is { } shape)
+            {
+                ShapeLayout? layout = GetLayout(shape);
+                return layout is null ? null : Array.IndexOf(layout.Keys, key) >= 0;
+            }
+
+            if (!_reader.IsTable(plain))
+            {
+                return null;
+            }
         }
 
         return prototype.GetOwnProperty(key) != PropertyDescriptor.Undefined;
@@ -224,7 +222,7 @@ internal sealed partial class Walker<TOutput>
         if (value is JsObject plain)
         {
             // Siblings mostly share a class (rows of a table, elements of a list): the parent remembers the last one.
-            shape = ShapeReader.GetShape(plain);
+            shape = _reader.GetShape(plain);
             if (shape is null)
             {
                 // A table object: opened from the loop too, with no layout.
@@ -259,7 +257,7 @@ internal sealed partial class Walker<TOutput>
 
     // Whether an array has no toJSON, own or on its (ordinary) prototype chain.
     private bool IsPureArray(JsArray array) =>
-        ShapeReader.Instance.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
+        _reader.HasNoOwnToJson(array) && IsPrototypeChainFreeOfToJson(array.Prototype);
 
     // Which keys of the property list no object on prototype's chain has: [[Get]] of such a key, on an object that
     // lacks it too, finds undefined and runs no code. Null when a prototype on the chain is not an ordinary object.
@@ -315,7 +313,7 @@ internal sealed partial class Walker<TOutput>
     }
 
     // A table object: a plain object whose properties are in a table, so that looking one up runs no user code.
-    private bool IsTable(ObjectInstance o) => _shapeReads && o is JsObject plain && ShapeReader.IsTable(plain);
+    private bool IsTable(ObjectInstance o) => o is JsObject plain && _reader.IsTable(plain);
 
     // The table read ahead for o while no user code has run since, or else a new read; it stays on the stack until o
     // closes.
@@ -329,10 +327,15 @@ internal sealed partial class Walker<TOutput>
         }
 
         DropTableReadAhead();
-        return TryReadTable(o, out table);
-    }
+        if (o is JsObject plain && _reader.IsTable(plain))
+        {
+            table = _reader.ReadTable(plain, _tables);
+            return true;
+        }
 
-    private bool TryReadTable(ObjectInstance o, out TableSegment table) => _reader.TryReadTable(o, _tables, out table);
+        table = default;
+        return false;
+    }
 
     // For one prototype: which listed keys its chain lacks (Usable false when the chain has a non-ordinary object), as
     // worked out at Epoch.

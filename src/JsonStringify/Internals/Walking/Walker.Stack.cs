@@ -67,7 +67,7 @@ internal sealed partial class Walker<TOutput>
     {
         if (_depth >= _maxDepth)
         {
-            Throw.StackOverflow(_engine, _shapeReads);
+            Throw.StackOverflow(_engine, _reader);
         }
 
         if (Contains(o))

@@ -21,11 +21,12 @@ internal sealed partial class Walker<TOutput> : IWalker
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
-    private ValueReader _reader = PublicReader.Instance;
+    private ValueReader _reader = ValueReader.Public;
     private EngineTypes _types = null!;
-    private bool _pure;
+
+    // No replacer function and no property list: a value whose toJSON lookup provably finds nothing and runs no code
+    // is opened straight from the loops, without SerializeJSONProperty's steps.
     private bool _pureShapes;
-    private bool _shapeReads;
     private JsValue? _replacer;
     private PropertyList? _propertyList;
     private Options.SerializeToJsonDelegate? _hostSerializer;
@@ -67,12 +68,9 @@ internal sealed partial class Walker<TOutput> : IWalker
         _owner = owner;
         _engine = owner.Engine;
         _reader = owner.Reader;
-        _shapeReads = _reader is ShapeReader;
+        _calls.Start(_engine, _reader);
         _shapeCache = owner.RentShapeCache() ?? _ownShapeCache;
-
-        // Without a replacer function, values that cannot run user code skip the toJSON lookup.
-        _pure = replacer is null && _reader != PublicReader.Instance;
-        _pureShapes = _pure && propertyList is null;
+        _pureShapes = replacer is null && propertyList is null;
         _types = EngineTypes.Instance;
         _replacer = replacer;
         _propertyList = propertyList;
@@ -115,10 +113,9 @@ internal sealed partial class Walker<TOutput> : IWalker
         _engine = null!;
         _owner = null!;
         _types = null!;
-        _reader = PublicReader.Instance;
+        _reader = ValueReader.Public;
         InvalidatePurity();
-        Arguments(_oneArgument, JsValue.Undefined);
-        Arguments(_twoArguments, JsValue.Undefined, JsValue.Undefined);
+        _calls.Reset();
         _replacer = null;
         _propertyList = null;
         for (int i = 0; i < _absentKeys.Length; i++)
@@ -141,7 +138,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         // The walk does not recurse, but a toJSON or replacer that calls JSON.stringify again does, through the engine.
         if (!RuntimeHelpers.TryEnsureSufficientExecutionStack())
         {
-            Throw.StackOverflow(_engine, _shapeReads);
+            Throw.StackOverflow(_engine, _reader);
         }
 
         // The wrapper {"": value} is observable only as the replacer's this, so it exists only for a replacer.
