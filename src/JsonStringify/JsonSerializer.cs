@@ -50,7 +50,7 @@ public sealed partial class JsonSerializer
         ArgumentNullException.ThrowIfNull(engine);
         Engine = engine;
         _options = options ?? JsonSerializerOptions.Default;
-        Reader = _options.EnableFastPath ? ValueReader.Fast : ValueReader.Public;
+        Reader = _options.EnableFastPath ? ValueReader.For(_options.FastPathAssumptions) : ValueReader.Public;
         _gate = EngineGate.For(engine);
     }
 

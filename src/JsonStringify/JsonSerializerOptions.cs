@@ -34,6 +34,9 @@ public sealed class JsonSerializerOptions
     /// </summary>
     public bool EnableFastPath { get; init; } = true;
 
+    /// <summary>The parts of the fast path that may be used; the test suite turns them off one at a time.</summary>
+    internal JintAssumption FastPathAssumptions { get; init; } = JintAssumption.All;
+
     /// <summary>
     /// The deepest nesting of objects and arrays; one level more is a <c>RangeError</c> ("Maximum call stack size
     /// exceeded", as V8 words it), which scripts can catch. The walk uses no thread stack per level, so this bounds only

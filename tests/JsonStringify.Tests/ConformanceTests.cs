@@ -6,7 +6,37 @@ namespace JsonStringify.Tests;
 /// </summary>
 public class ConformanceTests
 {
-    public static TheoryData<string, string> Cases => new()
+    public static TheoryData<string, string> Cases
+    {
+        get
+        {
+            TheoryData<string, string> cases = Rows;
+            foreach ((string script, string expected) in LazyArgumentRows)
+            {
+                cases.Add(script, expected);
+            }
+
+            return cases;
+        }
+    }
+
+    /// <summary>
+    /// Rows whose callee keeps its arguments object and reads it only later (from an arrow function or eval), or keeps
+    /// the list through a bound function or a proxy's apply trap. On Jint 4.16 and 4.17 an arguments object made that
+    /// late reads the engine's own reused storage, whoever calls the function (a script's own calls too, see
+    /// <see cref="JintBugs.LazyArgumentsAreShared"/>): there the expected text is what Jint's serializer writes.
+    /// </summary>
+    public static readonly (string Script, string Expected)[] LazyArgumentRows =
+    [
+        ("var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(() => [k, v, arguments[0]]); return v; }); JSON.stringify(kept.map(f => f()))", "[[\"\",{\"a\":1,\"b\":2},\"\"],[\"a\",1,\"a\"],[\"b\",2,\"b\"]]"),
+        ("var kept = []; var o = {toJSON(k) { kept.push(() => arguments[0]); return 1; }}; JSON.stringify({a: o, b: [o, o]}); JSON.stringify(kept.map(f => f()))", "[\"a\",\"0\",\"1\"]"),
+        ("var kept = []; JSON.stringify({a: 1, b: [2]}, function (k, v) { 'use strict'; kept.push(() => [arguments[0], arguments[1]]); return v; }); JSON.stringify(kept.map(f => f()))", "[[\"\",{\"a\":1,\"b\":[2]}],[\"a\",1],[\"b\",[2]],[\"0\",2]]"),
+        ("var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(() => eval('arguments[0]')); return v; }); JSON.stringify(kept.map(f => f()))", "[\"\",\"a\",\"b\"]"),
+        ("var kept = []; JSON.stringify([1, 2], new Proxy(function (k, v) { return v; }, {apply(t, self, list) { kept.push(list); return list[1]; }})); JSON.stringify(kept)", "[[\"\",[1,2]],[\"0\",1],[\"1\",2]]"),
+        ("var kept = []; var o = {toJSON() { var self = this; kept.push(() => [arguments.length, arguments[0]]); return 0; }}; JSON.stringify([o, {k: o}], (k, v) => v); JSON.stringify(kept.map(f => f()))", "[[1,\"0\"],[1,\"k\"]]"),
+    ];
+
+    private static TheoryData<string, string> Rows => new()
     {
         // primitives
         { "JSON.stringify(null)", "null" },
@@ -133,8 +163,8 @@ public class ConformanceTests
 
         // what a replacer or toJSON keeps of its arguments stays its own after later calls
         { "var kept = []; JSON.stringify({a: 1, b: [2]}, function (k, v) { kept.push(arguments); return v; }); JSON.stringify(kept.map(a => [a[0], a.length]))", "[[\"\",2],[\"a\",2],[\"b\",2],[\"0\",2]]" },
-        { "var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(() => [k, v, arguments[0]]); return v; }); JSON.stringify(kept.map(f => f()))", "[[\"\",{\"a\":1,\"b\":2},\"\"],[\"a\",1,\"a\"],[\"b\",2,\"b\"]]" },
         { "var kept = []; JSON.stringify({a: 1, b: 2}, function (...rest) { kept.push(rest); return rest[1]; }); JSON.stringify(kept.map(r => r[0]))", "[\"\",\"a\",\"b\"]" },
+        { "var kept = []; JSON.stringify({x: 1, y: 2}, (function (k, v) { kept.push(arguments); return v; }).bind(null)); JSON.stringify(kept.map(a => a[0]))", "[\"\",\"x\",\"y\"]" },
         { "var kept = []; function T() {} T.prototype.toJSON = function (key) { kept.push(arguments); return key; }; JSON.stringify([new T(), new T()]); JSON.stringify(kept.map(a => a[0]))", "[\"0\",\"1\"]" },
         { "var kept = []; JSON.stringify({a: 1, b: 2}, function (k, v) { kept.push(arguments); arguments[0] = 'X'; return v; }); JSON.stringify(kept.map(a => a[0]))", "[\"X\",\"X\",\"X\"]" },
 
@@ -269,6 +299,7 @@ public class ConformanceTests
     [MemberData(nameof(Cases))]
     public void MatchesTheSpec(string script, string expected)
     {
+        expected = ExpectedOnThisRelease(script, expected);
         string actual = Js.Run(Js.Ours(), script);
         if (expected is "TypeError" or "RangeError")
         {
@@ -279,4 +310,8 @@ public class ConformanceTests
             Assert.Equal(expected, actual);
         }
     }
+
+    /// <summary>The text a row must give on the Jint release under test: the spec's, but where a Jint bug decides it.</summary>
+    public static string ExpectedOnThisRelease(string script, string expected) =>
+        JintBugs.LazyArgumentsAreShared && LazyArgumentRows.Any(row => row.Script == script) ? Js.Run(Js.Builtin(), script) : expected;
 }

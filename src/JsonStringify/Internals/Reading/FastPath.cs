@@ -77,14 +77,23 @@ internal static class FastPath
         return verdicts;
     }
 
-    private static Verdict Probe(JintAssumption assumption)
+    private static Verdict Probe(JintAssumption assumption) => new(Judge(assumption, () => JintInternals.Probe(assumption)));
+
+    /// <summary>
+    /// Runs <paramref name="probe"/> and says why <paramref name="assumption"/> does not hold (a disagreement, or what
+    /// the probe threw: a member missing or changed, or anything else, since the probe only ever touches objects of its
+    /// own engine), or null when it holds. A failure is reported to the event source.
+    /// </summary>
+    internal static string? Judge(JintAssumption assumption, Func<bool> probe)
     {
         string? reason;
         try
         {
-            reason = JintInternals.Probe(assumption) ? null : "its probe disagreed with what Jint's public API says";
+            reason = probe() ? null : "its probe disagreed with what Jint's public API says";
         }
-        catch (Exception e) when (JintInternals.IsAccessorFailure(e))
+#pragma warning disable CA1031 // Whatever a probe throws means that the fast path must not rely on the assumption.
+        catch (Exception e)
+#pragma warning restore CA1031
         {
             reason = $"{e.GetType().Name}: {e.Message}";
         }
@@ -94,7 +103,7 @@ internal static class FastPath
             FastPathEvents.Log.AssumptionFailed(JintVersion, assumption.ToString(), reason);
         }
 
-        return new Verdict(reason);
+        return reason;
     }
 
     private sealed record Verdict(string? Reason);

@@ -14,7 +14,7 @@ namespace JsonStringify.Internals;
 /// <summary>
 /// The probes: one per <see cref="JintAssumption"/>, each calling the accessors it rests on against objects of a
 /// private engine and comparing what they say with what Jint's public API says. A probe returns false on any
-/// disagreement; a member that is missing or changed throws at its first call (<see cref="IsAccessorFailure"/>).
+/// disagreement; a member that is missing or changed throws at its first call (a MissingMemberException, say).
 /// </summary>
 internal static partial class JintInternals
 {
@@ -32,11 +32,6 @@ internal static partial class JintInternals
         JintAssumption.EvaluationState => ProbeEvaluationState(),
         _ => throw new ArgumentOutOfRangeException(nameof(assumption), assumption, "one assumption at a time"),
     };
-
-    /// <summary>What a missing or changed member throws at its first call, or a probe that cannot run here.</summary>
-    public static bool IsAccessorFailure(Exception e) =>
-        e is MissingMemberException or TypeLoadException or InvalidCastException or InvalidProgramException
-            or BadImageFormatException or NullReferenceException or NotSupportedException;
 
     // Compiles the table reader where code can be compiled, and keeps it for ReadTable once it agrees with the public
     // GetOwnProperties on the probe tables.
@@ -66,8 +61,9 @@ internal static partial class JintInternals
         return true;
     }
 
-    // A sloppy and a strict function's arguments object (the sloppy one mapped to its parameters), parameters captured by
-    // a closure, a bound function and a proxy's apply trap must keep the values they were called with after the list is
+    // A sloppy and a strict function's arguments object (the sloppy one mapped to its parameters), read at once or only
+    // later by an arrow function or eval (Jint makes it then, from the list it was handed), parameters captured by a
+    // closure, a bound function and a proxy's apply trap must keep the values they were called with after the list is
     // refilled, called through the public Engine.Call and, where it holds, through the internal call.
     private static bool ProbeCalleeCopiesArguments()
     {
@@ -78,6 +74,9 @@ internal static partial class JintInternals
               function () { 'use strict'; var a = arguments; return () => [a[0], a[1]]; },
               function (k, v) { var a = arguments; return () => [a[0], a[1], k, v]; },
               function (k, v) { return () => [k, v]; },
+              function (k, v) { return () => [arguments[0], arguments[1]]; },
+              function () { 'use strict'; return () => [arguments[0], arguments[1]]; },
+              function () { return () => eval('[arguments[0], arguments[1]]'); },
               (function () { var a = arguments; return () => [a[0], a[1]]; }).bind(null),
               new Proxy(function () {}, { apply(target, self, list) { return () => [list[0], list[1]]; } }),
             ]

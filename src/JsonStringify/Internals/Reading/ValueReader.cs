@@ -51,8 +51,12 @@ internal sealed class ValueReader
         _denseArrays = Uses(JintAssumption.DenseArrays);
     }
 
-    /// <summary>The reader for a serializer whose options allow the fast path: every part whose probe agrees.</summary>
-    public static ValueReader Fast => FastPath.ForcePublicReader ? s_forcedPublic : s_fast.Value;
+    /// <summary>
+    /// The reader for a serializer whose options allow the fast path: every part in <paramref name="allowed"/> whose
+    /// probe agrees (the options allow all but where the test suite turns assumptions off one by one).
+    /// </summary>
+    public static ValueReader For(JintAssumption allowed) =>
+        FastPath.ForcePublicReader ? s_forcedPublic : allowed == JintAssumption.All ? s_fast.Value : new ValueReader(allowed);
 
     /// <summary>The reader that uses Jint's public API alone.</summary>
     public static ValueReader Public => s_public;
@@ -68,7 +72,7 @@ internal sealed class ValueReader
         ? "The fast path is turned off for this process (FastPath.ForcePublicReader): only Jint's public API is used."
         : FastPath.DescribeFailures(_allowed);
 
-    /// <summary>A reader allowed only <paramref name="allowed"/> (the test suite turns assumptions off one by one).</summary>
+    /// <summary>A reader allowed only <paramref name="allowed"/>, whatever <see cref="FastPath.ForcePublicReader"/> says.</summary>
     internal static ValueReader Allowing(JintAssumption allowed) => new(allowed);
 
     private bool Uses(JintAssumption assumption) => (_allowed & assumption) != 0 && FastPath.Holds(assumption);
