@@ -39,7 +39,19 @@ internal sealed class BufferWriterSink : Utf8Sink
         _writer = null;
     }
 
-    protected override Span<byte> GetSpan(int sizeHint) => _writer!.GetSpan(sizeHint);
+    // IBufferWriter<T>.GetSpan must return at least sizeHint bytes. The transcoder and the writer's escaped slices make
+    // progress only in the room they asked for, so a writer that returns less (an empty span, a few bytes where a
+    // 4-byte sequence is next) fails the call here rather than have them ask again and again.
+    protected override Span<byte> GetSpan(int sizeHint)
+    {
+        Span<byte> span = _writer!.GetSpan(sizeHint);
+        if (span.Length < sizeHint)
+        {
+            Throw.BufferWriterTooShort(_writer, span.Length, sizeHint);
+        }
+
+        return span;
+    }
 
     protected override void Advance(int count) => _writer!.Advance(count);
 }

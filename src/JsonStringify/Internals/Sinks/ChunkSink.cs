@@ -58,6 +58,13 @@ internal sealed class ChunkSink : Utf8Sink
         if (_chunk is not null && _chunk.Length - _used < sizeHint)
         {
             Send();
+            if (_chunk is not null && _chunk.Length < sizeHint)
+            {
+                // A stream's chunk serves from send to send; one shorter than the room asked for makes way for a
+                // longer one.
+                ArrayPool<byte>.Shared.Return(_chunk);
+                _chunk = null;
+            }
         }
 
         // A chunk sent to the channel belongs to its reader, which returns it to the pool; so a new one is rented.

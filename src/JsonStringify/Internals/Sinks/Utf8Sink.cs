@@ -13,6 +13,14 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal abstract class Utf8Sink : OutputSink
 {
+    // The longest UTF-8 sequence: a code point past U+FFFF, which is a surrogate pair in UTF-16.
+    private const int MaxBytesPerRune = 4;
+
+    // The room the transcoder asks for: three bytes per char at most (four per pair, which is two chars), between a
+    // few code points' worth and 64 KB.
+    private const int MinTranscodeRoom = 16;
+    private const int MaxTranscodeRoom = 1 << 16;
+
     // The high surrogate that ended the last span, waiting for the next span's first char; '\0' when there is none.
     private char _pendingHigh;
 
@@ -40,7 +48,7 @@ internal abstract class Utf8Sink : OutputSink
     public Span<byte> GetAsciiSpan(int count)
     {
         Debug.Assert(_pendingHigh == '\0', "no half of a pair waits in the transcoder");
-        return GetSpan(count);
+        return Room(count);
     }
 
     /// <summary>The first <paramref name="count"/> bytes of the last span are written: as many chars of output.</summary>
@@ -50,7 +58,10 @@ internal abstract class Utf8Sink : OutputSink
         Length += count;
     }
 
-    /// <summary>Room for at least <paramref name="sizeHint"/> bytes.</summary>
+    /// <summary>
+    /// Room for at least <paramref name="sizeHint"/> bytes; a destination that gives less is an
+    /// <see cref="InvalidOperationException"/>, never a shorter span.
+    /// </summary>
     protected abstract Span<byte> GetSpan(int sizeHint);
 
     /// <summary>The first <paramref name="count"/> bytes of the last span are written.</summary>
@@ -75,8 +86,7 @@ internal abstract class Utf8Sink : OutputSink
 
         while (true)
         {
-            // Three bytes per char at most; four per surrogate pair, which is two chars.
-            Span<byte> destination = GetSpan(Math.Max(16, Math.Min(chars.Length * 3, 1 << 16)));
+            Span<byte> destination = Room(Math.Max(MinTranscodeRoom, Math.Min(chars.Length * 3, MaxTranscodeRoom)));
             OperationStatus status = Utf8.FromUtf16(chars, destination, out int read, out int written, replaceInvalidSequences: true, isFinalBlock: false);
             Advance(written);
             chars = chars[read..];
@@ -93,13 +103,22 @@ internal abstract class Utf8Sink : OutputSink
                 return;
             }
 
+            // The room holds a code point or more, so every pass moves on.
             Debug.Assert(status == OperationStatus.DestinationTooSmall, "invalid sequences are replaced");
+            Debug.Assert(read != 0, "the transcoder moved on");
         }
     }
 
     private void WriteRune(Rune rune)
     {
-        Span<byte> destination = GetSpan(4);
+        Span<byte> destination = Room(MaxBytesPerRune);
         Advance(rune.EncodeToUtf8(destination));
+    }
+
+    private Span<byte> Room(int sizeHint)
+    {
+        Span<byte> room = GetSpan(sizeHint);
+        Debug.Assert(room.Length >= sizeHint, "a sink gives the room asked for, or throws");
+        return room;
     }
 }
