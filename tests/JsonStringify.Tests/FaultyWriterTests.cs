@@ -54,31 +54,15 @@ public class FaultyWriterTests
         }
     }
 
+    // An empty span, or 1 to 3 bytes where the next char needs 2, 3 or 4: the old transcoder asked again for ever.
     [Theory]
     [MemberData(nameof(MultiByteValues))]
-    public void AnEmptySpanIsAnInvalidOperationExceptionAtOnce(string script)
+    public void AnEmptyOrShortSpanIsAnInvalidOperationExceptionAtOnce(string script)
     {
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine);
         JsValue value = engine.Evaluate("(" + script + ")");
-        var writer = new ShortSpanWriter(spanLength: 0, goodCalls: 0);
-
-        var e = Assert.Throws<InvalidOperationException>(() => serializer.Serialize(value, writer));
-
-        Assert.Contains("returned a span of 0 bytes", e.Message, StringComparison.Ordinal);
-        Assert.Equal(1, writer.ShortSpans);
-        AssertNextCallIsExact(serializer, value);
-    }
-
-    // Spans of 1 to 3 bytes where the next char needs 2, 3 or 4: the old transcoder asked again for ever.
-    [Theory]
-    [MemberData(nameof(MultiByteValues))]
-    public void SpansTooShortForTheNextCharAreAnInvalidOperationException(string script)
-    {
-        using var engine = new Engine();
-        var serializer = new JsonSerializer(engine);
-        JsValue value = engine.Evaluate("(" + script + ")");
-        foreach (int length in new[] { 1, 2, 3 })
+        foreach (int length in new[] { 0, 1, 2, 3 })
         {
             var writer = new ShortSpanWriter(length, goodCalls: 0);
 
