@@ -20,6 +20,8 @@ public sealed partial class JsonSerializer
     /// <param name="value">The value to serialize.</param>
     /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked for,
+    /// which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays written.</exception>
     public bool Serialize(JsValue value, IBufferWriter<byte> writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
 
     /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="writer"/>.</summary>
@@ -28,6 +30,8 @@ public sealed partial class JsonSerializer
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
     /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked for,
+    /// which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays written.</exception>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
     {
         ArgumentNullException.ThrowIfNull(writer);

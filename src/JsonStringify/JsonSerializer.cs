@@ -20,8 +20,8 @@ namespace JsonStringify;
 /// work for the engine's constraints (timeout, memory, statements): they count from its start, whatever toJSON,
 /// replacers, getters or proxy traps it runs; a call from a script is part of that script's work. Errors are thrown
 /// as <see cref="JavaScriptException"/>: a <c>TypeError</c> for a cycle or a BigInt, and a <c>RangeError</c> for output
-/// too long for a string or nesting too deep for the thread's stack. Exceptions thrown by toJSON, getters, replacers
-/// and proxy traps reach the caller unchanged.
+/// too long for its result (see <see cref="JsonSerializerOptions.MaxLength"/>) or nesting too deep for the thread's
+/// stack. Exceptions thrown by toJSON, getters, replacers and proxy traps reach the caller unchanged.
 /// </remarks>
 public sealed partial class JsonSerializer
 {
@@ -109,7 +109,11 @@ public sealed partial class JsonSerializer
     /// JSON form (undefined, a function or a symbol).</returns>
     public JsValue Serialize(JsValue value) => Serialize(value, JsValue.Undefined, JsValue.Undefined);
 
-    /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does.</summary>
+    /// <summary>
+    /// Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does. The result is a
+    /// JavaScript string, so it is held to the longest one V8 and Jint allow (536,870,888 chars): longer text is a
+    /// <c>RangeError</c> ("Invalid string length"), as soon as it is passed.
+    /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A function called for every key and value, an array of the property names to include,
     /// or <see cref="JsValue.Undefined"/> or <see cref="JsValue.Null"/> for none.</param>
@@ -119,22 +123,31 @@ public sealed partial class JsonSerializer
     /// JSON form.</returns>
     public JsValue Serialize(JsValue value, JsValue replacer, JsValue space)
     {
-        string? json = SerializeToString(value, replacer, space);
+        string? json = SerializeToStringWithin(value, replacer, space, JsonConstants.MaxJsStringLength);
         return json is null ? JsValue.Undefined : new JsString(json);
     }
 
-    /// <summary>Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does, to a .NET string.</summary>
+    /// <summary>
+    /// Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does, to a .NET string, which
+    /// may be longer than a JavaScript string: text past the longest .NET string (1,073,741,791 chars) is a
+    /// <c>RangeError</c> ("Invalid string length").
+    /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list; <see langword="null"/> for none.</param>
     /// <param name="space">The indentation; <see langword="null"/> for compact output.</param>
     /// <returns>The JSON text, or <see langword="null"/> when the value has no JSON form.</returns>
-    public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null)
+    public string? SerializeToString(JsValue value, JsValue? replacer = null, JsValue? space = null) =>
+        SerializeToStringWithin(value, replacer, space, JsonConstants.MaxStringLength);
+
+    // The string overloads: the output is a string of at most longestString chars (a .NET string's limit, or a
+    // JavaScript string's for a JsString result), and of MaxLength.
+    private string? SerializeToStringWithin(JsValue value, JsValue? replacer, JsValue? space, int longestString)
     {
         ArgumentNullException.ThrowIfNull(value);
         Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
         try
         {
-            long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
+            long maxLength = Math.Min(_options.MaxLength, longestString);
             StringSink output = walker.StringSink.Start(_options.CharPool);
             return Run(walker, output, value, replacer, space, maxLength) ? output.Result : null;
         }

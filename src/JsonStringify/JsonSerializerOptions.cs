@@ -52,8 +52,10 @@ public sealed class JsonSerializerOptions
     /// <summary>
     /// The longest output, in UTF-16 chars; more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
     /// the limit is passed, or as soon as an array's length is read when even its shortest text (2 × length + 1 chars)
-    /// cannot fit. The overloads that return a string also stop at the longest .NET string (1,073,741,791 chars)
-    /// whatever this says; the streaming overloads have no other limit. Defaults to no limit.
+    /// cannot fit. Whatever this says, a result that is a JavaScript string (the <see cref="JsonSerializer.Serialize(Jint.Native.JsValue)"/>
+    /// overloads, and so <c>JSON.stringify</c> in scripts) stops at the longest JavaScript string, 536,870,888 chars as
+    /// in V8 and Jint; <see cref="JsonSerializer.SerializeToString"/> at the longest .NET string (1,073,741,791 chars).
+    /// The streaming overloads have no other limit. Defaults to no limit.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
     public long MaxLength

@@ -11,6 +11,11 @@ internal static class JsonConstants
     // The longest string .NET can allocate (string.MaxLength is internal: 0x3FFFFFDF on 64-bit).
     public const int MaxStringLength = 0x3FFFFFDF;
 
+    // The longest JavaScript string: V8's String::kMaxLength on 64-bit, 2**29 - 24. Jint 4.16.1 and later refuse a
+    // longer one with "RangeError: Invalid string length" (their JsString.MaxLength, internal, has this value); Jint
+    // 4.16.0 has no limit of its own but the .NET one.
+    public const int MaxJsStringLength = (1 << 29) - 24;
+
     // Above this nesting depth the cycle check switches from a linear scan of the stack to a hash set.
     public const int LinearCycleCheckDepth = 32;
 

@@ -34,6 +34,12 @@ internal static class Throw
         "Another thread is serializing with this engine. A Jint Engine and its JsonSerializers serve one thread at a "
         + "time: give each thread its own engine, or let one call finish before the next starts.");
 
+    // A caller's IBufferWriter<byte> that broke its contract: the call stops rather than ask it again and again.
+    [DoesNotReturn]
+    public static void BufferWriterTooShort(object writer, int length, int sizeHint) => throw new InvalidOperationException(
+        $"The IBufferWriter<byte> ({writer.GetType()}) returned a span of {length} bytes from GetSpan({sizeHint}); "
+        + "it must return at least sizeHint bytes, or throw when it cannot.");
+
     // A Utf8JsonWriter's options set the layout; a space that would indent is refused rather than ignored.
     [DoesNotReturn]
     public static void SpaceWithUtf8JsonWriter() => throw new ArgumentException(

@@ -131,7 +131,10 @@ internal sealed partial class Walker<TOutput>
             value = Prepare(value, container, null, i);
             if (!IsSerializable(value))
             {
+                // undefined, a function or a symbol: null, a value like any other for the length limit and the
+                // constraints (an array of holes is all nulls).
                 _writer.WriteNull();
+                CountWork();
                 continue;
             }
 

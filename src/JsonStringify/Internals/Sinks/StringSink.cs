@@ -1,0 +1,119 @@
+using System.Buffers;
+using System.Diagnostics;
+
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// Builds the result of the string-returning overloads with one copy of the text: the writer's full buffers are kept
+/// as they are, in order, and the writer goes on in a fresh chunk from the call's <see cref="ArrayPool{T}"/>, each
+/// about as long as all the text before it. At the end the chunks are copied once into the result. Output that never
+/// left the writer's own buffer becomes the string straight from it, and rents nothing.
+/// </summary>
+internal sealed class StringSink : OutputSink
+{
+    /// <summary>The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.</summary>
+    public const int MinChunkLength = 8 * 1024;
+
+    /// <summary>
+    /// The longest chunk rented for the writer: a huge result is built from chunks of 1M chars (2 MB), so no chunk is
+    /// far longer than the text in it. (A long text that skips the writer's buffer gets a chunk of its own length.)
+    /// </summary>
+    public const int MaxChunkLength = 1024 * 1024;
+
+    // The text so far, in order: a chunk and how many of its chars are text. The writer's own buffer is the first
+    // whenever the writer filled it; it is not ours to give back. Every other chunk was rented here.
+    private readonly List<(char[] Chars, int Count)> _filled = [];
+
+    // Every chunk rented in this call, the one the writer is in included, for the release to give back.
+    private readonly List<char[]> _rented = [];
+
+    private ArrayPool<char>? _pool;
+    private string? _result;
+
+    /// <summary>The output, once the walk succeeded.</summary>
+    public string Result => _result!;
+
+    public StringSink Start(ArrayPool<char> pool)
+    {
+        Debug.Assert(_rented.Count == 0 && _filled.Count == 0, "the last call was released");
+        _pool = pool;
+        return this;
+    }
+
+    public override char[] TakeBuffer(char[] buffer, int count)
+    {
+        _filled.Add((buffer, count));
+        Length += count;
+        return Rent((int)Math.Clamp(Length, MinChunkLength, MaxChunkLength));
+    }
+
+    public override void Release()
+    {
+        base.Release();
+        try
+        {
+            foreach (char[] chunk in _rented)
+            {
+                _pool!.Return(chunk);
+            }
+        }
+        finally
+        {
+            // Even when a host's pool throws, the next call starts clean.
+            _rented.Clear();
+            _filled.Clear();
+            _pool = null;
+            _result = null;
+        }
+    }
+
+    // A long text that skips the writer's buffer (the writer flushed first): into a chunk of its own.
+    protected override void WriteCore(ReadOnlySpan<char> chars)
+    {
+        char[] chunk = Rent(chars.Length);
+        chars.CopyTo(chunk);
+        _filled.Add((chunk, chars.Length));
+    }
+
+    protected override void WriteLastCore(ReadOnlySpan<char> chars)
+    {
+        if (_filled.Count == 0)
+        {
+            _result = new string(chars);
+            return;
+        }
+
+        _result = string.Create(checked((int)(Length + chars.Length)), new Parts(_filled, chars), static (destination, parts) =>
+        {
+            foreach ((char[] chunk, int count) in parts.Filled)
+            {
+                chunk.AsSpan(0, count).CopyTo(destination);
+                destination = destination[count..];
+            }
+
+            Debug.Assert(destination.Length == parts.Last.Length, "the chunks and the last chars make up the length");
+            parts.Last.CopyTo(destination);
+        });
+    }
+
+    private char[] Rent(int length)
+    {
+        char[] chunk = _pool!.Rent(length);
+        _rented.Add(chunk);
+        if (chunk.Length < length)
+        {
+            // The writer would run past the end of it; a pool that breaks ArrayPool's contract is a host bug.
+            throw new InvalidOperationException($"JsonSerializerOptions.CharPool returned an array of {chunk.Length} chars when asked for at least {length}.");
+        }
+
+        return chunk;
+    }
+
+    // What the result is copied from: the filled chunks, then the writer's last chars.
+    private readonly ref struct Parts(List<(char[] Chars, int Count)> filled, ReadOnlySpan<char> last)
+    {
+        public List<(char[] Chars, int Count)> Filled { get; } = filled;
+
+        public ReadOnlySpan<char> Last { get; } = last;
+    }
+}

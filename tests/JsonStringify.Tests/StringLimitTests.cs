@@ -1,0 +1,285 @@
+using System.Buffers;
+using System.Reflection;
+using Jint;
+using Jint.Native;
+using Jint.Runtime;
+using JsonStringify.Internals;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// Which length limit each overload holds the output to: a result that becomes a JavaScript string (the installed
+/// JSON.stringify, Serialize returning a JsValue) the longest JavaScript string, 536,870,888 chars as in V8 and Jint;
+/// SerializeToString the longest .NET string; the streaming overloads MaxLength only. An array whose shortest text
+/// (2 × length + 1 chars) cannot fit is a RangeError as soon as its length is read, before any element: a proxy that
+/// reports a length and throws "stop" at its first element tells which limit was in force without writing anything.
+/// </summary>
+public class StringLimitTests
+{
+    public enum Way
+    {
+        Script,
+        SerializeToJsValue,
+        SerializeToString,
+        BufferWriter,
+        Stream,
+        TextWriter,
+    }
+
+    private const string RangeError = "RangeError: Invalid string length";
+    private const string Stopped = "stop";
+
+    public static TheoryData<Way, string, string, long, string> ProxyRows
+    {
+        get
+        {
+            var rows = new TheoryData<Way, string, string, long, string>();
+            foreach (Way way in Enum.GetValues<Way>())
+            {
+                // The proxy alone, or after "[[]," (compact) or "[\n  [],\n  " (a space of 2) already written.
+                foreach ((string value, string space, long written) in new[] { ("p", "undefined", 0L), ("p", "2", 0L), ("[[], p]", "undefined", 4L), ("[[], p]", "2", 10L) })
+                {
+                    long[] lengths =
+                    [
+                        268_435_445, (1L << 32) + 1,
+                        LongestArrayAfter(JsonConstants.MaxJsStringLength, written), LongestArrayAfter(JsonConstants.MaxJsStringLength, written) + 1,
+                        LongestArrayAfter(JsonConstants.MaxStringLength, written), LongestArrayAfter(JsonConstants.MaxStringLength, written) + 1,
+                    ];
+                    foreach (long length in lengths)
+                    {
+                        bool fits = length <= LongestArrayAfter(LimitOf(way), written);
+                        rows.Add(way, value, space, length, fits ? Stopped : RangeError);
+                    }
+                }
+            }
+
+            return rows;
+        }
+    }
+
+    public static TheoryData<string> LongArrays => new()
+    {
+        "new Array(268435445)",
+        "[new Array(268435445)]",
+        "({a: [1, 2, 3], b: new Array(268435445)})",
+        "new Array(2 ** 32 - 1)",
+        "[[[new Array(300000000)]]]",
+    };
+
+    // Each way, with and without a space, the array first or after other text: RangeError exactly when the shortest
+    // text cannot fit in that way's limit, and then nothing but toJSON and length was read.
+    [Theory]
+    [MemberData(nameof(ProxyRows))]
+    public void AnArrayPastTheLimitInForceIsARangeErrorBeforeItsElementsAreRead(Way way, string wrapped, string space, long length, string expected)
+    {
+        using Engine engine = Js.Ours();
+        var serializer = new JsonSerializer(engine);
+        engine.Execute("var log = []; var p = new Proxy([], {get: function (t, k) { log.push(String(k)); if (k === 'length') return " + length
+            + "; if (k === '0') throw 'stop'; return undefined; }});");
+        JsValue value = engine.Evaluate(wrapped);
+
+        string outcome = Outcome(engine, serializer, way, value, engine.Evaluate(space), wrapped, space);
+
+        Assert.Equal(expected, outcome);
+        Assert.Equal(expected == RangeError ? "toJSON,length" : "toJSON,length,0", engine.Evaluate("log.join()").ToString());
+    }
+
+    // The arrays of the issue, plain ones: a RangeError at once, through both JS string ways, with or without a space.
+    // The pool fails the test if the walk writes more than a few chunks, so a walk that does not stop at the length
+    // fails quickly instead of writing gigabytes.
+    [Theory]
+    [MemberData(nameof(LongArrays))]
+    public void ALongArrayIsARangeErrorWithoutWritingIt(string array)
+    {
+        foreach (Way way in new[] { Way.Script, Way.SerializeToJsValue })
+        {
+            foreach (string space in new[] { "undefined", "'\\t'" })
+            {
+                var pool = new BudgetCharPool(budget: 1 << 20);
+                using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { CharPool = pool });
+                var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
+                JsValue value = engine.Evaluate(array);
+
+                Assert.Equal(RangeError, Outcome(engine, serializer, way, value, engine.Evaluate(space), array, space));
+                Assert.Equal(pool.Rented, pool.Returned);
+            }
+        }
+    }
+
+    // MaxLength below the engine's limit still applies to a JS string result, and to the other ways.
+    [Fact]
+    public void MaxLengthBelowTheEnginesLimitStillApplies()
+    {
+        using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { MaxLength = 100 });
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = 100 });
+        engine.Execute("var p = new Proxy([], {get: function (t, k) { if (k === 'length') return 50; if (k === '0') throw 'stop'; return undefined; }});");
+        JsValue proxy = engine.GetValue("p");
+        foreach (Way way in Enum.GetValues<Way>())
+        {
+            Assert.Equal(RangeError, Outcome(engine, serializer, way, proxy, JsValue.Undefined, "p"));
+        }
+
+        Assert.Equal("100", Js.Run(engine, "String(JSON.stringify('x'.repeat(98)).length)"));
+        Assert.Equal(RangeError, Js.Run(engine, "JSON.stringify('x'.repeat(99))"));
+    }
+
+    // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its shortest
+    // text: the walk stops once the output passes MaxLength, as for any other value, rather than at the array's end.
+    [Theory]
+    [InlineData("new Array(1000000)")]
+    [InlineData("new Array(1000000).fill(undefined)")]
+    [InlineData("new Array(1000000).fill(function () {})")]
+    [InlineData("new Array(1000000).fill(Symbol())")]
+    [InlineData("[1, 2, 3].concat(new Array(1000000))")]
+    public void NullsFromValuesWithoutJsonCountTowardsTheLimit(string array)
+    {
+        const int MaxLength = 2_500_000;
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = MaxLength });
+        JsValue value = engine.Evaluate(array);
+        var stream = new CountingStream();
+
+        var e = Assert.Throws<JavaScriptException>(() => serializer.Serialize(value, stream));
+
+        Assert.Equal(RangeError, Js.ErrorText(e));
+        Assert.InRange(stream.Length, MaxLength - (64 * 1024), MaxLength + (64 * 1024));
+    }
+
+    // Jint's own limit, release by release: 4.16.1 and later keep it as an internal constant of JsString, and refuse a
+    // longer string before they allocate it; 4.16.0 has none (its JSON.stringify of new Array(268435445) ran out of
+    // memory after 36 s), and there the library holds JavaScript strings to V8's limit all the same.
+    [Fact]
+    public void TheJsStringLimitIsJintsOwn()
+    {
+        Version jint = typeof(Engine).Assembly.GetName().Version!;
+        FieldInfo? field = typeof(JsString).GetField("MaxLength", BindingFlags.Public | BindingFlags.NonPublic | BindingFlags.Static);
+        if (jint < new Version(4, 16, 1))
+        {
+            Assert.Null(field);
+            return;
+        }
+
+        Assert.NotNull(field);
+        Assert.True(field.IsLiteral);
+        Assert.Equal(JsonConstants.MaxJsStringLength, (int)field.GetRawConstantValue()!);
+
+        // The constant is the one Jint enforces: one char more is refused at once, with the error the library throws.
+        using var engine = new Engine();
+        Assert.Equal(RangeError, Js.Run(engine, "'x'.repeat(" + (JsonConstants.MaxJsStringLength + 1) + ")"));
+        Assert.Equal(RangeError, Js.Run(engine, "'xy'.padEnd(" + (JsonConstants.MaxJsStringLength + 1) + ")"));
+        Assert.Equal(RangeError, Js.Run(engine, "JSON.stringify(new Array(268435445))"));
+    }
+
+    // The longest array whose shortest text, 2 × length + 1 chars, fits in limit after written chars.
+    private static long LongestArrayAfter(long limit, long written) => (limit - written - 1) / 2;
+
+    private static long LimitOf(Way way) => way switch
+    {
+        Way.Script or Way.SerializeToJsValue => JsonConstants.MaxJsStringLength,
+        Way.SerializeToString => JsonConstants.MaxStringLength,
+        _ => long.MaxValue,
+    };
+
+    // "RangeError: Invalid string length", "stop" (the proxy's element was read), or the JSON text.
+    private static string Outcome(Engine engine, JsonSerializer serializer, Way way, JsValue value, JsValue space, string script, string spaceScript = "undefined")
+    {
+        if (way == Way.Script)
+        {
+            return Js.Run(engine, "try { JSON.stringify(" + script + ", undefined, " + spaceScript + ") } catch (e) { e instanceof RangeError ? 'RangeError: ' + e.message : String(e) }");
+        }
+
+        try
+        {
+            return way switch
+            {
+                Way.SerializeToJsValue => serializer.Serialize(value, JsValue.Undefined, space).ToString(),
+                Way.SerializeToString => serializer.SerializeToString(value, null, space)!,
+                Way.BufferWriter => Write(w => serializer.Serialize(value, JsValue.Undefined, space, w)),
+                Way.Stream => serializer.Serialize(value, JsValue.Undefined, space, new CountingStream()) ? "(written)" : "(nothing)",
+                _ => WriteText(t => serializer.Serialize(value, JsValue.Undefined, space, t)),
+            };
+        }
+        catch (JavaScriptException e)
+        {
+            return e.Error.IsString() ? e.Error.ToString() : Js.ErrorText(e);
+        }
+    }
+
+    private static string Write(Func<ArrayBufferWriter<byte>, bool> write)
+    {
+        var writer = new ArrayBufferWriter<byte>();
+        write(writer);
+        return System.Text.Encoding.UTF8.GetString(writer.WrittenSpan);
+    }
+
+    private static string WriteText(Func<StringWriter, bool> write)
+    {
+        using var writer = new StringWriter();
+        write(writer);
+        return writer.ToString();
+    }
+
+    /// <summary>A char pool over the shared one that fails the test once more than <c>budget</c> chars are out.</summary>
+    private sealed class BudgetCharPool(long budget) : ArrayPool<char>
+    {
+        private long _outstanding;
+
+        public int Rented { get; private set; }
+
+        public int Returned { get; private set; }
+
+        public override char[] Rent(int minimumLength)
+        {
+            char[] array = Shared.Rent(minimumLength);
+            _outstanding += array.Length;
+            Rented++;
+            Assert.True(_outstanding <= budget, "the walk wrote on past the length it could have refused");
+            return array;
+        }
+
+        public override void Return(char[] array, bool clearArray = false)
+        {
+            _outstanding -= array.Length;
+            Returned++;
+            Shared.Return(array, clearArray);
+        }
+    }
+}
+
+/// <summary>Results at the JavaScript string limit itself, which need a gigabyte or two.</summary>
+[Collection(MemoryHeavyDefinition.Name)]
+public class StringLimitHeavyTests
+{
+    // [s, …, s, t] with one 1M-char string s, and t as long as makes the text exactly the limit: a JS string of the
+    // longest length there is; one char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
+    [Fact]
+    public void AResultOfExactlyTheLimitIsAStringAndOneCharMoreIsARangeError()
+    {
+        var pool = new CountingCharPool();
+        using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { CharPool = pool });
+        engine.Execute($$"""
+            var m = 1 << 20, limit = {{JsonConstants.MaxJsStringLength}};
+            var k = Math.floor((limit - 4) / (m + 3));
+            var s = 'x'.repeat(m);
+            function text(extra) { var a = new Array(k).fill(s); a.push('y'.repeat(limit - 4 - k * (m + 3) + extra)); return a; }
+            """);
+
+        Assert.Equal(JsonConstants.MaxJsStringLength.ToString(System.Globalization.CultureInfo.InvariantCulture), Js.Run(engine, "String(JSON.stringify(text(0)).length)"));
+        Assert.Equal("RangeError: Invalid string length", Js.Run(engine, "JSON.stringify(text(1))"));
+        Assert.Equal(pool.Rented, pool.Returned);
+        Assert.InRange(pool.MaxOutstandingChars, JsonConstants.MaxJsStringLength - 1_000_000, (long)(JsonConstants.MaxJsStringLength * 1.01));
+    }
+
+    // JSON.stringify(new Array(120000000)) would be 600,000,001 chars: past the JS limit, though its shortest text
+    // (240,000,001) is not, so the walk runs until the output passes the limit, and stops there.
+    [Fact]
+    public void AnArrayWhoseTextOutgrowsTheLimitStopsAtTheLimit()
+    {
+        var pool = new CountingCharPool();
+        using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { CharPool = pool });
+
+        Assert.Equal("RangeError: Invalid string length", Js.Run(engine, "JSON.stringify(new Array(120000000))"));
+        Assert.Equal(pool.Rented, pool.Returned);
+        Assert.InRange(pool.MaxOutstandingChars, JsonConstants.MaxJsStringLength - 1_000_000, (long)(JsonConstants.MaxJsStringLength * 1.01));
+    }
+}
