@@ -1,6 +1,5 @@
 using System.Buffers;
 using System.Diagnostics;
-using System.Runtime.CompilerServices;
 using System.Text;
 using System.Text.Unicode;
 using System.Threading.Channels;
@@ -304,24 +303,6 @@ internal sealed class BufferWriterSink : Utf8Sink
         return this;
     }
 
-    /// <summary>
-    /// Where the output stands, to go back to with <see cref="Rewind"/>: only over a <see cref="PooledBufferWriter"/>
-    /// (a buffer of ours, which the caller never sees), and only where the transcoder holds nothing (after a flush of
-    /// chars that did not end in half a surrogate pair).
-    /// </summary>
-    public SinkMark Mark()
-    {
-        Debug.Assert(_writer is PooledBufferWriter, "only a buffer of ours can be rewound");
-        return new SinkMark(Length, Unsafe.As<PooledBufferWriter>(_writer)!.WrittenSpan.Length);
-    }
-
-    /// <summary>Drops everything written since <paramref name="mark"/>.</summary>
-    public void Rewind(SinkMark mark)
-    {
-        Unsafe.As<PooledBufferWriter>(_writer)!.Truncate(mark.Bytes);
-        Length = mark.Length;
-    }
-
     public override void Release()
     {
         base.Release();
@@ -419,6 +400,3 @@ internal sealed class ChunkSink : Utf8Sink
         _used = 0;
     }
 }
-
-/// <summary>A point in a <see cref="BufferWriterSink"/>'s output: chars given to it, and bytes written.</summary>
-internal readonly record struct SinkMark(long Length, int Bytes);
