@@ -1,10 +1,15 @@
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using Jint;
 using Jint.Runtime;
 
 namespace JsonStringify.Internals;
 
-/// <summary>Cold paths that raise real JavaScript errors, kept out of line so that hot callers stay small.</summary>
+/// <summary>
+/// Cold paths that raise real JavaScript errors, or the library's own exceptions, kept out of line so that hot callers
+/// stay small. Hidden from stack traces: the trace ends at the caller that failed.
+/// </summary>
+[StackTraceHidden]
 internal static class Throw
 {
     [DoesNotReturn]
@@ -33,6 +38,10 @@ internal static class Throw
     public static void ConcurrentUse() => throw new InvalidOperationException(
         "Another thread is serializing with this engine. A Jint Engine and its JsonSerializers serve one thread at a "
         + "time: give each thread its own engine, or let one call finish before the next starts.");
+
+    // A hot helper given less room than it writes into: a bug of the caller's, which sizes the room first.
+    [DoesNotReturn]
+    public static void DestinationTooShort(string paramName) => throw new ArgumentException("The destination is too short.", paramName);
 
     // A Utf8JsonWriter's options set the layout; a space that would indent is refused rather than ignored.
     [DoesNotReturn]

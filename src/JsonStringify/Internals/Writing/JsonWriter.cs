@@ -453,7 +453,7 @@ internal sealed partial class JsonWriter
         Debug.Assert(text.Length <= MaxInlineCopy, "a short text");
         if (destination.Length < MaxInlineCopy)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text));
@@ -493,7 +493,7 @@ internal sealed partial class JsonWriter
 
         if (destination.Length < MaxInlineLine)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         // 17 to 32 chars: its first 16 chars and its last 16, which overlap them, each in two moves of 16 bytes.

@@ -79,7 +79,7 @@ internal static class NumberFormatter
         Debug.Assert(value < SmallIntegerLimit, "a small whole number");
         if (buffer.Length < SmallIntegerDigits)
         {
-            throw new ArgumentException("The buffer is too short.", nameof(buffer));
+            Throw.DestinationTooShort(nameof(buffer));
         }
 
         ref char first = ref MemoryMarshal.GetReference(buffer);
