@@ -239,7 +239,7 @@ public class IndentedWriterTests
         int plain = 0;
         foreach (double number in numbers)
         {
-            if (JsNumberConverter.IsExactInteger(number) || !double.IsFinite(number))
+            if (NumberFormatter.IsExactInteger(number) || !double.IsFinite(number))
             {
                 continue;
             }

@@ -42,7 +42,7 @@ internal sealed class JsNumberConverter : JsonConverter<double>
     {
         Debug.Assert(double.IsFinite(value), "JSON has no NaN or infinities");
         Debug.Assert(indented == writer.Options.Indented, "the caller passes the writer's own option");
-        if (IsExactInteger(value))
+        if (NumberFormatter.IsExactInteger(value))
         {
             writer.WriteNumberValue((long)value);
             return;
@@ -65,9 +65,6 @@ internal sealed class JsNumberConverter : JsonConverter<double>
         // Number::toString's text is always a valid JSON number: no need for the writer to parse it again.
         writer.WriteRawValue(bytes[..length], skipInputValidation: true);
     }
-
-    /// <summary>An integer below 2^53 in magnitude: Number::toString writes its plain digits, as a long is written.</summary>
-    public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
 
     /// <summary>
     /// The decimal whose text, as the writer formats a decimal (<see cref="Utf8Formatter"/>, 'G': fixed-point, trailing
@@ -104,7 +101,4 @@ internal sealed class JsNumberConverter : JsonConverter<double>
         Debug.Assert(document.RootElement.ValueKind == JsonValueKind.Number, "Number::toString's text is a JSON number");
         document.RootElement.WriteTo(writer);
     }
-
-    // Integers below 2^53 are exact, and Number::toString writes them as plain digits, as the writer writes a long.
-    private const double MaxExactInteger = 9007199254740992d;
 }

@@ -109,7 +109,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
             return;
         }
 
-        if (JsNumberConverter.IsExactInteger(value) && TakeName(out JsonEncodedText name))
+        if (NumberFormatter.IsExactInteger(value) && TakeName(out JsonEncodedText name))
         {
             Writer.WriteNumber(name, (long)value);
             return;
