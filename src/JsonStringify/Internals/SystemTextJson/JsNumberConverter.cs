@@ -2,6 +2,7 @@ using System.Buffers.Text;
 using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -85,9 +86,9 @@ internal sealed class JsNumberConverter : JsonConverter<double>
 
     // An indented writer lays a value out itself (the comma, the line break and indentation unless a property name
     // precedes it) only in its own Write...Value methods. A plain decimal goes in as the decimal of its exact text; the
-    // e-notation (and anything a decimal does not give back) as a JsonElement of the text, whose WriteTo writes a
-    // number's text as it was parsed. That element is a small document made and disposed here, which only numbers from
-    // 1e21 up and below 1e-6 pay, in indented writers.
+    // e-notation (and anything a decimal does not give back) parsed and written by the writer, which writes a number's
+    // text as it was parsed (Utf8JsonWriterOutput.WriteParsed). Only numbers from 1e21 up and below 1e-6 pay for that
+    // small document, in indented writers.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void WriteIndentedNumber(Utf8JsonWriter writer, ReadOnlySpan<byte> text)
     {
@@ -97,8 +98,6 @@ internal sealed class JsNumberConverter : JsonConverter<double>
             return;
         }
 
-        using JsonDocument document = JsonDocument.Parse(text.ToArray());
-        Debug.Assert(document.RootElement.ValueKind == JsonValueKind.Number, "Number::toString's text is a JSON number");
-        document.RootElement.WriteTo(writer);
+        Utf8JsonWriterOutput.WriteParsed(writer, Encoding.ASCII.GetString(text));
     }
 }
