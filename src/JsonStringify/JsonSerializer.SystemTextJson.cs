@@ -27,8 +27,7 @@ public sealed partial class JsonSerializer
     /// written are JSON.stringify's, numbers with its digits; the layout is the writer's, and strings are escaped by
     /// its encoder, so the text may differ from JSON.stringify's while the JSON value is the same. Nesting deeper than
     /// the writer's <see cref="JsonWriterOptions.MaxDepth"/> allows is a <c>RangeError</c>. On an exception the document
-    /// is unfinished: with the default encoder the writer holds at most the root container's start and its first
-    /// property name; with another encoder, the tokens written before it, containers left open.
+    /// is unfinished: the writer holds the tokens written before it, containers left open.
     /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
@@ -40,17 +39,9 @@ public sealed partial class JsonSerializer
     {
         ArgumentNullException.ThrowIfNull(value);
         ArgumentNullException.ThrowIfNull(writer);
-        return EncodedTextOutput.CanWriteInto(writer)
-            ? SerializeInto<EncodedTextOutput>(value, replacer, space, writer)
-            : SerializeInto<Utf8JsonWriterOutput>(value, replacer, space, writer);
-    }
 
-    // Into a writer with the default encoder, what the writer would write goes in as text, a few calls in all; into
-    // one with another encoder, token by token (the same bytes: see EncodedTextOutput).
-    private bool SerializeInto<TOutput>(JsValue value, JsValue replacer, JsValue space, Utf8JsonWriter writer)
-        where TOutput : struct, IJsonOutput<TOutput>
-    {
-        Walker<TOutput> walker = WalkerPool.Rent<TOutput>();
+        // Token by token: the writer lays out and escapes each one with its own options and encoder.
+        Walker<Utf8JsonWriterOutput> walker = WalkerPool.Rent<Utf8JsonWriterOutput>();
         try
         {
             return Run(walker, writer, value, replacer, space, _options.MaxLength);

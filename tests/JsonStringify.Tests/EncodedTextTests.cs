@@ -3,17 +3,16 @@ using System.Text.Json;
 using System.Text.Unicode;
 using Jint;
 using Jint.Native;
-using JsonStringify.Internals;
 using Position = JsonStringify.Tests.IndentedWriterTests.Position;
 
 namespace JsonStringify.Tests;
 
 /// <summary>
-/// Into a <see cref="Utf8JsonWriter"/> with the default encoder, a value goes in as text made to be the writer's own
-/// bytes, with a few calls (EncodedTextOutput); with any other encoder, token by token. An encoder made for Basic Latin
-/// escapes exactly as the default one does (System.Text.Json's own), so a writer with it is the oracle: every
-/// conformance row and golden case, in every place of the caller's document, compact and indented, must give the same
-/// bytes both ways, strings and layout alike.
+/// Into a <see cref="Utf8JsonWriter"/> with the default encoder, a value goes in as the writer's own bytes. An encoder
+/// made for Basic Latin escapes exactly as the default one does (System.Text.Json's own), so a writer with it is the
+/// oracle: every conformance row and golden case, in every place of the caller's document, compact and indented, must
+/// give the same bytes with both encoders, strings and layout alike (the encoded names the bridge keeps are the
+/// encoder's own).
 /// </summary>
 public class EncodedTextTests
 {
@@ -42,23 +41,6 @@ public class EncodedTextTests
     public void GoldenCasesGoInAsTheWritersOwnBytes(string name, Layout layout) =>
         AssertSameBytes(V8GoldenTests.Data.Cases[name].Script, layout, V8GoldenTests.SerializerOptions);
 
-    [Fact]
-    public void TheTextRouteIsForTheDefaultEncoderAndIndentsOfAtLeastOneChar()
-    {
-        Assert.True(DefaultEncoderEscaper.IsAvailable);
-        Assert.True(TakesText(new JsonWriterOptions()));
-        Assert.True(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.Default, Indented = true }));
-        Assert.False(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.Create(UnicodeRanges.BasicLatin) }));
-        Assert.False(TakesText(new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }));
-        Assert.False(TakesText(new JsonWriterOptions { Indented = true, IndentSize = 0 }));
-
-        static bool TakesText(JsonWriterOptions options)
-        {
-            using var writer = new Utf8JsonWriter(Stream.Null, options);
-            return EncodedTextOutput.CanWriteInto(writer);
-        }
-    }
-
     [Theory]
     [InlineData("JSON.stringify(JSON.parse('[{\"a+b\": 1, \"<c>\": \"&\", \"é\": [\"\u2028\"]}, {\"a+b\": 2, \"<c>\": 3, \"é\": 4}]'))")]
     [InlineData("JSON.stringify([{'x\\'y': 1, 'plain': 2, '`': 3}, {'x\\'y': 1, 'plain': 2, '`': 3}])")]
@@ -75,7 +57,7 @@ public class EncodedTextTests
     public void LongStringsWithAnUnpairedSurrogateAreTheTokenOutputsToo(string script) => AssertSameBytesInEveryLayout(script);
 
     [Fact]
-    public void RawTextWithAnUnpairedSurrogateIsRefusedOnBothRoutes()
+    public void RawTextWithAnUnpairedSurrogateIsRefusedWithEitherEncoder()
     {
         // A literal unpaired surrogate in raw text below the root, short and past the char buffer, into writers that
         // skip validation (which take raw text as it is) and one that does not.
@@ -132,10 +114,8 @@ public class EncodedTextTests
         }
     }
 
-    // Values and names under 16 chars are checked and copied inline when the writer escapes none of their chars, in
-    // two overlapping halves; longer ones are escaped in blocks of 16 whose last one reaches back. Every length up to
-    // five blocks, clean and with each kind of char the writer escapes (or not: a valid pair, plain ASCII) at every
-    // position, as values and as names.
+    // Every length up to five blocks of 16 chars, clean and with each kind of char the writer escapes (or not: a valid
+    // pair, plain ASCII) at every position, as values and as names.
     [Fact]
     public void StringsOfEveryShortLengthAreTheWritersOwn()
     {
@@ -157,7 +137,7 @@ public class EncodedTextTests
         }
     }
 
-    // The script's result and every text JSON.stringify made, written as text and token by token, in each place.
+    // The script's result and every text JSON.stringify made, written with each encoder, in each place.
     private static void AssertSameBytes(string script, Layout layout, JsonSerializerOptions? options)
     {
         foreach (Position position in Enum.GetValues<Position>())
@@ -192,16 +172,8 @@ public class EncodedTextTests
     private static string? WriteTokens(JsonSerializer serializer, JsValue value, Layout layout, Position position, JsValue? replacer = null) =>
         Write(serializer, value, replacer, Options(layout, JavaScriptEncoder.Create(UnicodeRanges.BasicLatin)), position);
 
-    // Through the bridge's own helper, after checking which route a writer with these options takes.
-    private static string? Write(JsonSerializer serializer, JsValue value, JsValue? replacer, JsonWriterOptions options, Position position)
-    {
-        using (var probe = new Utf8JsonWriter(Stream.Null, options))
-        {
-            Assert.Equal(options.Encoder is null, EncodedTextOutput.CanWriteInto(probe));
-        }
-
-        return IndentedWriterTests.WriteOrNull(serializer, value, replacer ?? JsValue.Undefined, options, position);
-    }
+    private static string? Write(JsonSerializer serializer, JsValue value, JsValue? replacer, JsonWriterOptions options, Position position) =>
+        IndentedWriterTests.WriteOrNull(serializer, value, replacer ?? JsValue.Undefined, options, position);
 
     private static JsonWriterOptions Options(Layout layout, JavaScriptEncoder? encoder) => layout switch
     {

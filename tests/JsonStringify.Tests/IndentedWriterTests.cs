@@ -239,7 +239,7 @@ public class IndentedWriterTests
         int plain = 0;
         foreach (double number in numbers)
         {
-            if (JsNumberConverter.IsExactInteger(number) || !double.IsFinite(number))
+            if (NumberFormatter.IsExactInteger(number) || !double.IsFinite(number))
             {
                 continue;
             }
@@ -284,6 +284,22 @@ public class IndentedWriterTests
             text);
         Assert.Equal(text, JsonNode.Parse(text)!.ToJsonString(options));
         Assert.True(JsonNode.DeepEquals(JsonNode.Parse(serializer.SerializeToString(value)!), JsonNode.Parse(text)));
+    }
+
+    // System.Text.Json's JsonSerializer always writes with options, its default ones when it is given none, and passes
+    // them to the nodes it writes: a node inside a value it serializes writes its numbers with those options'
+    // converter for double too (1E+21, the same value), as after ToJsonString(options); alone, JavaScript's digits.
+    [Fact]
+    public void JsonSerializerWithoutOptionsWritesNumberNodesWithItsDefaultOptions()
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsonNode node = serializer.ToJsonNode(engine.Evaluate("({n: 1e21, m: 1e-7, k: 5, f: 0.5})"))!;
+        Assert.Equal("{\"n\":1e+21,\"m\":1e-7,\"k\":5,\"f\":0.5}", node.ToJsonString());
+        Assert.Equal("{\"n\":1E+21,\"m\":1E-07,\"k\":5,\"f\":0.5}", System.Text.Json.JsonSerializer.Serialize(node));
+        Assert.Equal(
+            "{\"Node\":{\"n\":1E+21,\"m\":1E-07,\"k\":5,\"f\":0.5}}",
+            System.Text.Json.JsonSerializer.Serialize(new NodeHolder(node)));
     }
 
     // Each JSON.stringify call of the script is written by the bridge into an indented writer, with each layout and in
@@ -454,4 +470,7 @@ public class IndentedWriterTests
     {
         public int A { get; set; } = 1;
     }
+
+    // A record that holds a node, as a host's own model would.
+    public sealed record NodeHolder(JsonNode? Node);
 }

@@ -1,10 +1,15 @@
+using System.Diagnostics;
 using System.Diagnostics.CodeAnalysis;
 using Jint;
 using Jint.Runtime;
 
 namespace JsonStringify.Internals;
 
-/// <summary>Cold paths that raise real JavaScript errors, kept out of line so that hot callers stay small.</summary>
+/// <summary>
+/// Cold paths that raise real JavaScript errors, or the library's own exceptions, kept out of line so that hot callers
+/// stay small. Hidden from stack traces: the trace ends at the caller that failed.
+/// </summary>
+[StackTraceHidden]
 internal static class Throw
 {
     [DoesNotReturn]
@@ -39,6 +44,10 @@ internal static class Throw
     public static void BufferWriterTooShort(object writer, int length, int sizeHint) => throw new InvalidOperationException(
         $"The IBufferWriter<byte> ({writer.GetType()}) returned a span of {length} bytes from GetSpan({sizeHint}); "
         + "it must return at least sizeHint bytes, or throw when it cannot.");
+
+    // A hot helper given less room than it writes into: a bug of the caller's, which sizes the room first.
+    [DoesNotReturn]
+    public static void DestinationTooShort(string paramName) => throw new ArgumentException("The destination is too short.", paramName);
 
     // A Utf8JsonWriter's options set the layout; a space that would indent is refused rather than ignored.
     [DoesNotReturn]

@@ -12,9 +12,6 @@ internal sealed class ShapeLayout
 {
     private static readonly ConditionalWeakTable<JsValue[], ShapeLayout> s_cache = new();
 
-    // Made at first use; a layout is shared between threads, and two that make it at once make the same names.
-    private string[]? _encodedKeys;
-
     private ShapeLayout(JsValue[] keys)
     {
         Keys = keys;
@@ -32,10 +29,6 @@ internal sealed class ShapeLayout
 
     /// <summary>The keys as JSON property names: quoted, escaped, and followed by ':'.</summary>
     public string[] QuotedKeys { get; }
-
-    /// <summary>The keys as a Utf8JsonWriter with the default encoder writes property names (see
-    /// <see cref="DefaultEncoderEscaper.QuoteNames"/>), made at first use.</summary>
-    public string[] EncodedKeys => _encodedKeys ??= DefaultEncoderEscaper.QuoteNames(Keys, QuotedKeys);
 
     /// <summary>Whether the class has an own property named toJSON.</summary>
     public bool HasToJson { get; }

@@ -1,6 +1,4 @@
 using System.Buffers;
-using System.Diagnostics;
-using System.Runtime.CompilerServices;
 
 namespace JsonStringify.Internals;
 
@@ -13,24 +11,6 @@ internal sealed class BufferWriterSink : Utf8Sink
     {
         _writer = writer;
         return this;
-    }
-
-    /// <summary>
-    /// Where the output stands, to go back to with <see cref="Rewind"/>: only over a <see cref="PooledBufferWriter"/>
-    /// (a buffer of ours, which the caller never sees), and only where the transcoder holds nothing (after a flush of
-    /// chars that did not end in half a surrogate pair).
-    /// </summary>
-    public SinkMark Mark()
-    {
-        Debug.Assert(_writer is PooledBufferWriter, "only a buffer of ours can be rewound");
-        return new SinkMark(Length, Unsafe.As<PooledBufferWriter>(_writer)!.WrittenSpan.Length);
-    }
-
-    /// <summary>Drops everything written since <paramref name="mark"/>.</summary>
-    public void Rewind(SinkMark mark)
-    {
-        Unsafe.As<PooledBufferWriter>(_writer)!.Truncate(mark.Bytes);
-        Length = mark.Length;
     }
 
     public override void Release()

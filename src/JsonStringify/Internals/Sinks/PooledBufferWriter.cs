@@ -20,14 +20,6 @@ internal sealed class PooledBufferWriter : IBufferWriter<byte>
     /// <summary>The bytes written so far.</summary>
     public ReadOnlySpan<byte> WrittenSpan => _buffer.AsSpan(0, _written);
 
-    /// <summary>Drops what was written after the first <paramref name="length"/> bytes.</summary>
-    public void Truncate(int length)
-    {
-        ArgumentOutOfRangeException.ThrowIfNegative(length);
-        ArgumentOutOfRangeException.ThrowIfGreaterThan(length, _written);
-        _written = length;
-    }
-
     public static PooledBufferWriter Rent()
     {
         PooledBufferWriter? writer = s_thread;

@@ -2,6 +2,7 @@ using System.Buffers.Text;
 using System.Diagnostics;
 using System.Globalization;
 using System.Runtime.CompilerServices;
+using System.Text;
 using System.Text.Json;
 using System.Text.Json.Serialization;
 using System.Text.Json.Serialization.Metadata;
@@ -42,7 +43,7 @@ internal sealed class JsNumberConverter : JsonConverter<double>
     {
         Debug.Assert(double.IsFinite(value), "JSON has no NaN or infinities");
         Debug.Assert(indented == writer.Options.Indented, "the caller passes the writer's own option");
-        if (IsExactInteger(value))
+        if (NumberFormatter.IsExactInteger(value))
         {
             writer.WriteNumberValue((long)value);
             return;
@@ -66,9 +67,6 @@ internal sealed class JsNumberConverter : JsonConverter<double>
         writer.WriteRawValue(bytes[..length], skipInputValidation: true);
     }
 
-    /// <summary>An integer below 2^53 in magnitude: Number::toString writes its plain digits, as a long is written.</summary>
-    public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
-
     /// <summary>
     /// The decimal whose text, as the writer formats a decimal (<see cref="Utf8Formatter"/>, 'G': fixed-point, trailing
     /// zeros kept), is exactly <paramref name="text"/>. Number::toString writes plain decimals from 1e-6 to below 1e21
@@ -88,9 +86,9 @@ internal sealed class JsNumberConverter : JsonConverter<double>
 
     // An indented writer lays a value out itself (the comma, the line break and indentation unless a property name
     // precedes it) only in its own Write...Value methods. A plain decimal goes in as the decimal of its exact text; the
-    // e-notation (and anything a decimal does not give back) as a JsonElement of the text, whose WriteTo writes a
-    // number's text as it was parsed. That element is a small document made and disposed here, which only numbers from
-    // 1e21 up and below 1e-6 pay, in indented writers.
+    // e-notation (and anything a decimal does not give back) parsed and written by the writer, which writes a number's
+    // text as it was parsed (Utf8JsonWriterOutput.WriteParsed). Only numbers from 1e21 up and below 1e-6 pay for that
+    // small document, in indented writers.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static void WriteIndentedNumber(Utf8JsonWriter writer, ReadOnlySpan<byte> text)
     {
@@ -100,11 +98,6 @@ internal sealed class JsNumberConverter : JsonConverter<double>
             return;
         }
 
-        using JsonDocument document = JsonDocument.Parse(text.ToArray());
-        Debug.Assert(document.RootElement.ValueKind == JsonValueKind.Number, "Number::toString's text is a JSON number");
-        document.RootElement.WriteTo(writer);
+        Utf8JsonWriterOutput.WriteParsed(writer, Encoding.ASCII.GetString(text));
     }
-
-    // Integers below 2^53 are exact, and Number::toString writes them as plain digits, as the writer writes a long.
-    private const double MaxExactInteger = 9007199254740992d;
 }

@@ -64,6 +64,11 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
         _state.Writer = writer;
         _state.Indented = writer.Options.Indented;
+        if (_state.Indented)
+        {
+            _state.SetIndentUnit(writer.Options);
+        }
+
         _state.ArrayElement = false;
         _state.StartLength = writer.BytesCommitted + writer.BytesPending;
         _state.MaxLength = maxLength;
@@ -109,7 +114,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
             return;
         }
 
-        if (JsNumberConverter.IsExactInteger(value) && TakeName(out JsonEncodedText name))
+        if (NumberFormatter.IsExactInteger(value) && TakeName(out JsonEncodedText name))
         {
             Writer.WriteNumber(name, (long)value);
             return;
@@ -138,17 +143,18 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     // Raw JSON (JSON.rawJSON's text, checked when it was made; a host serializer's, checked unless the writer skips
-    // validation) goes in as it is, as the text outputs copy it, unless the writer indents.
+    // validation) goes in as it is, as the text outputs copy it, unless the writer lays it out (IsLaidOutByWriter).
     public void WriteRaw(string text)
     {
         WritePendingName();
-        if (_state.Indented)
+        JsonWriterOptions options = Writer.Options;
+        if (IsLaidOutByWriter(text, options))
         {
-            WriteIndentedRaw(text);
+            WriteParsed(Writer, text);
             return;
         }
 
-        Writer.WriteRawValue(text, skipInputValidation: Writer.Options.SkipValidation);
+        WriteRawValue(text, options.SkipValidation);
     }
 
     public void StartObject()
@@ -277,14 +283,19 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     private const char LowSurrogateEnd = '\uDFFF';
 
     /// <summary>Whether <paramref name="value"/> has a surrogate that is not half of a pair.</summary>
-    public static bool HasUnpairedSurrogate(string value) =>
+    private static bool HasUnpairedSurrogate(string value) =>
         value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && FindUnpairedSurrogate(value);
 
     /// <summary>
-    /// Whether raw JSON going into a writer with these options (indented, and validating) is parsed and written by
-    /// the writer itself, token by token (see <see cref="WriteIndentedRaw"/>), rather than copied as it is.
+    /// Whether raw JSON going into a writer with these options is parsed and written by the writer itself, token by
+    /// token (<see cref="WriteParsed"/>), rather than copied as it is (<see cref="WriteRawValue"/>). An indented writer
+    /// lays out raw JSON so, as its own values (a host serializer's objects and arrays included), escaping its strings
+    /// with its encoder; a number keeps its text. The same text and the same checks as WriteRawValue's (a JSON value,
+    /// at most 64 levels deep, the same JsonException when it is not). Text the writer is told not to validate, and
+    /// text with a surrogate or what may be a surrogate's escape (\uD...; the element could not write an unpaired one),
+    /// are copied.
     /// </summary>
-    public static bool IsLaidOutByWriter(string text, JsonWriterOptions options) =>
+    private static bool IsLaidOutByWriter(string text, JsonWriterOptions options) =>
         options.Indented
         && !options.SkipValidation
         && !text.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd)
@@ -308,21 +319,19 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         return false;
     }
 
-    // QuoteJSONString's text, with its \udXXX escapes, written raw (after the layout an indented writer needs): it is
-    // valid JSON text, and no input validation is needed for what the escaper made.
+    // QuoteJSONString's text, with its \udXXX escapes, written raw: it is valid JSON text, and no input validation is
+    // needed for what the escaper made.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteEscapedString(string value)
     {
-        int layout = _state.Indented ? LayoutLength() : 0;
-        char[] buffer = ArrayPool<char>.Shared.Rent(layout + (value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        char[] buffer = ArrayPool<char>.Shared.Rent((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
         try
         {
-            WriteLayout(buffer.AsSpan(0, layout));
-            int length = layout;
+            int length = 0;
             buffer[length++] = '"';
             length += StringEscaper.Escape(value, buffer.AsSpan(length));
             buffer[length++] = '"';
-            Writer.WriteRawValue(buffer.AsSpan(0, length), skipInputValidation: true);
+            WriteRawValue(buffer.AsSpan(0, length), skipValidation: true);
         }
         finally
         {
@@ -330,34 +339,37 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
     }
 
-    // Raw JSON into an indented writer: parsed, and written token by token by the writer (JsonElement.WriteTo), which
-    // lays it out as its own values (a host serializer's objects and arrays included) and escapes its strings with its
-    // encoder; a number keeps its text. The same text and the same checks as WriteRawValue's (a JSON value, at most 64
-    // levels deep, the same JsonException when it is not). Text the writer is told not to validate, and text with a
-    // surrogate or what may be a surrogate's escape (\uD...; the element could not write an unpaired one), go in raw
-    // after the layout.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteIndentedRaw(string text)
+    /// <summary>
+    /// JSON text parsed and written token by token by the writer (<see cref="JsonElement.WriteTo"/>), which lays it
+    /// out as its own values wherever it stands: the way in for text that an indented writer must lay out.
+    /// </summary>
+    public static void WriteParsed(Utf8JsonWriter writer, string json)
     {
-        bool skipValidation = Writer.Options.SkipValidation;
-        if (IsLaidOutByWriter(text, Writer.Options))
-        {
-            using JsonDocument document = JsonDocument.Parse(text);
-            document.RootElement.WriteTo(Writer);
-            return;
-        }
+        using JsonDocument document = JsonDocument.Parse(json);
+        document.RootElement.WriteTo(writer);
+    }
 
-        int layout = LayoutLength();
+    // The way raw text goes into the writer: as it is, after the layout an indented writer puts before a value here
+    // (WriteRawValue writes the comma, but never that layout).
+    private void WriteRawValue(ReadOnlySpan<char> text, bool skipValidation)
+    {
+        int layout = _state.Indented ? LayoutLength() : 0;
         if (layout == 0)
         {
             Writer.WriteRawValue(text, skipValidation);
             return;
         }
 
+        WriteRawValueAfterLayout(text, layout, skipValidation);
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteRawValueAfterLayout(ReadOnlySpan<char> text, int layout, bool skipValidation)
+    {
         char[] buffer = ArrayPool<char>.Shared.Rent(layout + text.Length);
         try
         {
-            WriteLayout(buffer.AsSpan(0, layout));
+            Indentation.Write(buffer, Writer.Options.NewLine, _state.IndentUnit, Writer.CurrentDepth);
             text.CopyTo(buffer.AsSpan(layout));
             Writer.WriteRawValue(buffer.AsSpan(0, layout + text.Length), skipValidation);
         }
@@ -368,8 +380,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     /// <summary>
-    /// How many chars an indented writer puts before a value here, after the comma (see <see cref="WriteLayout"/>): its
-    /// NewLine and CurrentDepth × IndentSize of its IndentCharacter before an element of one of our arrays, and before
+    /// How many chars an indented writer puts before a value here, after the comma: its NewLine and CurrentDepth ×
+    /// IndentSize of its IndentCharacter (<see cref="Indentation"/>) before an element of one of our arrays, and before
     /// a value at the writer's root when the writer already holds one (which only a writer that skips validation
     /// allows); none after a property name, or at the root of an empty writer. At the root of a call made where the
     /// writer is inside the caller's container, the writer does not tell whether a property name waits: the value is
@@ -385,21 +397,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
 
         Debug.Assert(_state.ArrayElement == (_state.Depth > 0), "only our own arrays have elements below the root");
-        JsonWriterOptions options = Writer.Options;
-        return options.NewLine.Length + (depth * options.IndentSize);
-    }
-
-    // The layout LayoutLength counts: the writer's NewLine, then its indentation.
-    private void WriteLayout(Span<char> destination)
-    {
-        if (destination.IsEmpty)
-        {
-            return;
-        }
-
-        JsonWriterOptions options = Writer.Options;
-        options.NewLine.CopyTo(destination);
-        destination[options.NewLine.Length..].Fill(options.IndentCharacter);
+        return Indentation.Length(Writer.Options.NewLine, _state.IndentUnit, depth);
     }
 
     /// <summary>The caller's writer during a call, and where it stood when the call started; the name waiting for its
@@ -415,6 +413,9 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         // The writer's Options.Indented, read once per call (a writer's options never change).
         public bool Indented;
 
+        // One level of an indented writer's indentation: IndentSize × IndentCharacter.
+        public string IndentUnit = string.Empty;
+
         // The value about to be written is an element of one of our arrays (WriteSeparator came after the last name).
         public bool ArrayElement;
 
@@ -422,6 +423,14 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         public long StartLength;
         public long MaxLength;
         public int Depth;
-    }
 
+        // Kept from call to call while the writers' indentation is the same.
+        public void SetIndentUnit(JsonWriterOptions options)
+        {
+            if (IndentUnit.Length != options.IndentSize || (IndentUnit.Length != 0 && IndentUnit[0] != options.IndentCharacter))
+            {
+                IndentUnit = new string(options.IndentCharacter, options.IndentSize);
+            }
+        }
+    }
 }

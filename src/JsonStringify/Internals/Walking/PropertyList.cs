@@ -15,7 +15,6 @@ internal sealed class PropertyList
     private const int MaxRememberedLayouts = 1024;
 
     private readonly Dictionary<ShapeLayout, int[]> _slots = new(ReferenceEqualityComparer.Instance);
-    private string[]? _encodedKeys;
 
     /// <summary>Builds the list from the items read from the replacer array: duplicates are dropped, in order.</summary>
     public PropertyList(string[] items)
@@ -45,9 +44,6 @@ internal sealed class PropertyList
 
     /// <summary>The keys as JSON property names: quoted, escaped, and followed by ':'.</summary>
     public string[] QuotedKeys { get; }
-
-    /// <summary>The keys as a Utf8JsonWriter with the default encoder writes property names, made at first use.</summary>
-    public string[] EncodedKeys => _encodedKeys ??= DefaultEncoderEscaper.QuoteNames(Keys, QuotedKeys);
 
     public int Count => QuotedKeys.Length;
 

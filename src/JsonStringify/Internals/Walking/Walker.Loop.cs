@@ -290,14 +290,12 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
-    // The names of a class or a property list quoted as the output wants them (see IJsonOutput).
+    // The names of a class or a property list, quoted and followed by ':'.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static string[] QuotedNames(ShapeLayout layout) =>
-        TOutput.QuotesNamesForTheDefaultEncoder ? layout.EncodedKeys : layout.QuotedKeys;
+    private static string[] QuotedNames(ShapeLayout layout) => layout.QuotedKeys;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static string[] QuotedNames(PropertyList list) =>
-        TOutput.QuotesNamesForTheDefaultEncoder ? list.EncodedKeys : list.QuotedKeys;
+    private static string[] QuotedNames(PropertyList list) => list.QuotedKeys;
 
     // A table object's property name, quoted here, with the separator before it.
     private void WriteName(ref Frame frame, string name)

@@ -54,7 +54,7 @@ internal sealed partial class Walker<TOutput>
     // indentation of the current line (null at the root and in compact output, as Jint passes it).
     private void WriteHostJson(IObjectWrapper wrapper)
     {
-        string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : string.Concat(Enumerable.Repeat(_gap, _writer.Depth));
+        string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : Indentation.Create(string.Empty, _gap, _writer.Depth);
         string? json = _hostSerializer!(wrapper.Target, _gap, indent);
         InvalidatePurity();
         if (!string.IsNullOrEmpty(json))

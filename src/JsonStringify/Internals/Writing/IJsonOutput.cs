@@ -22,12 +22,6 @@ internal interface IJsonOutput<TSelf>
     /// <summary>True once <see cref="Length"/> is past the longest the output may be.</summary>
     bool IsOverLimit { get; }
 
-    /// <summary>
-    /// Whether the quoted names the output is given are escaped as a Utf8JsonWriter with the default encoder escapes
-    /// property names (<see cref="ShapeLayout.EncodedKeys"/>) rather than as JSON.stringify does.
-    /// </summary>
-    static virtual bool QuotesNamesForTheDefaultEncoder => false;
-
     /// <summary>A new output with its own state, for a new walker.</summary>
     static abstract TSelf Create();
 

@@ -23,6 +23,9 @@ internal sealed partial class JsonWriter
     // The longest slice of a long string written straight into a UTF-8 sink (see WriteAsciiSlices).
     private const int MaxAsciiSlice = 16384;
 
+    // JSON.stringify breaks lines with a line feed (SerializeJSONObject and SerializeJSONArray: ',', LINE FEED, indent).
+    private const string LineBreak = "\n";
+
     // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the sink directly.
     private const int MaxBufferedText = BufferLength / 2;
 
@@ -43,7 +46,6 @@ internal sealed partial class JsonWriter
 
     // The line break, then indentation enough for the deepest line so far: a prefix of it starts each line.
     private char[] _newLine = [];
-    private string _lineBreak = "\n";
     private int _pos;
     private OutputSink? _sink;
     private string _gap = string.Empty;
@@ -65,25 +67,18 @@ internal sealed partial class JsonWriter
 
     public JsonWriter() => _buffer = _ownBuffer;
 
-    public void Start(OutputSink sink, string gap, long maxLength) => Start(sink, gap, maxLength, "\n", 0);
-
-    /// <summary>
-    /// Starts a call whose lines break with <paramref name="lineBreak"/> and whose first line is indented
-    /// <paramref name="depth"/> times (text that goes inside a document already that deep; see EncodedTextOutput).
-    /// </summary>
-    public void Start(OutputSink sink, string gap, long maxLength, string lineBreak, int depth)
+    public void Start(OutputSink sink, string gap, long maxLength)
     {
         _sink = sink;
         _buffer = _ownBuffer;
-        if (gap != _gap || lineBreak != _lineBreak)
+        if (gap != _gap)
         {
             _newLine = [];
         }
 
         _gap = gap;
         _indented = gap.Length != 0;
-        _lineBreak = lineBreak;
-        _depth = depth;
+        _depth = 0;
         _pos = 0;
         _maxLength = maxLength;
     }
@@ -453,7 +448,7 @@ internal sealed partial class JsonWriter
         Debug.Assert(text.Length <= MaxInlineCopy, "a short text");
         if (destination.Length < MaxInlineCopy)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         ref byte source = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(text));
@@ -493,7 +488,7 @@ internal sealed partial class JsonWriter
 
         if (destination.Length < MaxInlineLine)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         // 17 to 32 chars: its first 16 chars and its last 16, which overlap them, each in two moves of 16 bytes.
@@ -520,7 +515,7 @@ internal sealed partial class JsonWriter
     }
 
     // The length of a new line at the current depth: the line break and the indentation.
-    private int LineLength => _lineBreak.Length + (_depth * _gap.Length);
+    private int LineLength => Indentation.Length(LineBreak, _gap, _depth);
 
     // A newline and the indentation of the current depth, copied from a prefix of _newLine: the lines that
     // TryStartShortLine leaves, longer ones or the first as long as they are.
@@ -546,13 +541,9 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void GrowNewLine(int length)
     {
+        Debug.Assert(_indented, "only indented output breaks lines");
         var newLine = new char[Math.Max(length, _newLine.Length * 2)];
-        _lineBreak.CopyTo(newLine);
-        for (int i = _lineBreak.Length; i + _gap.Length <= newLine.Length; i += _gap.Length)
-        {
-            _gap.CopyTo(newLine.AsSpan(i));
-        }
-
+        Indentation.Write(newLine, LineBreak, _gap, (newLine.Length - LineBreak.Length) / _gap.Length);
         _newLine = newLine;
     }
 

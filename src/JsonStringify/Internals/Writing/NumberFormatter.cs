@@ -29,13 +29,19 @@ internal static class NumberFormatter
             return 1;
         }
 
-        if (Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value)
+        if (IsExactInteger(value))
         {
             return FormatInteger((long)value, buffer);
         }
 
         return FormatShortest(value, buffer);
     }
+
+    /// <summary>
+    /// An integer below 2^53 in magnitude: exact, so Number::toString writes its plain digits, as a long is written.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
 
     // Pairs of digits from a table, right to left (see WritePairs); 32-bit division while the value fits.
     private static int FormatInteger(long value, Span<char> buffer)
@@ -79,7 +85,7 @@ internal static class NumberFormatter
         Debug.Assert(value < SmallIntegerLimit, "a small whole number");
         if (buffer.Length < SmallIntegerDigits)
         {
-            throw new ArgumentException("The buffer is too short.", nameof(buffer));
+            Throw.DestinationTooShort(nameof(buffer));
         }
 
         ref char first = ref MemoryMarshal.GetReference(buffer);

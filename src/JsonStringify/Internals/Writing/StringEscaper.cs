@@ -40,7 +40,7 @@ internal static class StringEscaper
     {
         if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
@@ -153,7 +153,7 @@ internal static class StringEscaper
     {
         if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
@@ -246,7 +246,7 @@ internal static class StringEscaper
         Debug.Assert(value.Length is >= MinShortLength and <= MaxShortLength, "a short value");
         if (destination.Length < value.Length)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         return CopyShort(
@@ -267,7 +267,7 @@ internal static class StringEscaper
         Debug.Assert(value.Length is > MaxShortLength and <= MaxMediumLength, "a medium value");
         if (destination.Length < value.Length)
         {
-            throw new ArgumentException("The destination is too short.", nameof(destination));
+            Throw.DestinationTooShort(nameof(destination));
         }
 
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
