@@ -49,12 +49,13 @@ internal static partial class JintInternals
 
     // A HybridDictionary<PropertyDescriptor> keeps its entries in a ListDictionary (private _list) while
     // it is small and in a StringDictionarySlim (internal _dictionary) after that. The list is a chain of nodes (private
-    // _head; each node's public Key, Value and Next), in insertion order; the dictionary keeps its entries in a ring of
-    // struct slots (private _entries, _firstIndex and _count; see ReadDictionary). Key.Name (internal) is the key's
-    // string. Reading them directly, rather than through the enumerators, saves a call and a copy per property (the
-    // dictionary's enumerator was 5.6% of a walk of twitter built in script). These are members of internal generic
-    // types, which [UnsafeAccessor] cannot name, so a delegate is compiled once. Null where code cannot be compiled
-    // (NativeAOT) or when a member is missing; the PropertyTables probe compiles it and checks it.
+    // _head; each node's public Key, Value and Next), in insertion order; the dictionary keeps its entries in an array of
+    // struct slots (private _entries and _count), which Jint 4.17 and 4.18 use as a ring starting at _firstIndex, a
+    // removed slot's next being RemovedSlot, and Jint 4.16 as a plain array whose removed slots form a free list
+    // (_freeList), each one's next below -1. Key.Name (internal) is the key's string. Reading them directly, rather than
+    // through the enumerators, saves a call and a copy per property. These are members of internal generic types, which
+    // [UnsafeAccessor] cannot name, so a delegate is compiled once, for the layout the release has; the PropertyTables
+    // probe compiles it and checks it.
     private const int RemovedSlot = -2;
 
     // Emitted as IL into a DynamicMethod that may read private fields: System.Linq.Expressions did the same, but its
@@ -74,7 +75,13 @@ internal static partial class JintInternals
         FieldInfo nodeNext = nodeType.GetField("Next", Instance) ?? throw new MissingFieldException(nodeType.Name, "Next");
         Type dictionaryType = dictionary.FieldType;
         FieldInfo slotsField = dictionaryType.GetField("_entries", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
-        FieldInfo firstField = dictionaryType.GetField("_firstIndex", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_firstIndex");
+        FieldInfo? firstField = dictionaryType.GetField("_firstIndex", Instance);
+        bool ring = firstField is not null;
+        if (!ring && dictionaryType.GetField("_freeList", Instance)?.FieldType != typeof(int))
+        {
+            throw new MissingFieldException(dictionaryType.Name, "_firstIndex or _freeList");
+        }
+
         FieldInfo countField = dictionaryType.GetField("_count", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_count");
         Type slotType = slotsField.FieldType.GetElementType() ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
         FieldInfo slotKey = slotType.GetField("key", Instance) ?? throw new MissingFieldException(slotType.Name, "key");
@@ -87,9 +94,9 @@ internal static partial class JintInternals
             || !keyName.DeclaringType!.IsValueType || nodeKey.FieldType != keyName.DeclaringType || slotKey.FieldType != keyName.DeclaringType
             || keyName.FieldType != typeof(string) || nodeNext.FieldType != nodeType
             || nodeValue.FieldType != typeof(PropertyDescriptor) || slotValue.FieldType != typeof(PropertyDescriptor)
-            || !slotType.IsValueType || firstField.FieldType != typeof(int) || countField.FieldType != typeof(int) || slotNext.FieldType != typeof(int))
+            || !slotType.IsValueType || (ring && firstField!.FieldType != typeof(int)) || countField.FieldType != typeof(int) || slotNext.FieldType != typeof(int))
         {
-            throw new MissingFieldException(tableType.Name, "the table layout of Jint 4.17 and 4.18");
+            throw new MissingFieldException(tableType.Name, "the table layout of Jint 4.16 to 4.18");
         }
 
         // The first parameter is the delegate's target and goes unused: a delegate closed over its first argument calls
@@ -124,7 +131,8 @@ internal static partial class JintInternals
         il.Emit(OpCodes.Stloc, typed);
 
         // The dictionary's entries, in the order its enumerator lists them: a ring of slots (its length a power of two)
-        // from _firstIndex on, _count of them in use, skipping slots whose next is RemovedSlot.
+        // from _firstIndex on, _count of them in use, skipping slots whose next is RemovedSlot; or, without a ring, the
+        // slots from the first on (a mask of all ones never wraps), skipping those whose next is below -1.
         // var source = typed._dictionary; if (source != null) { var slots = source._entries; var mask = slots.Length - 1;
         // var i = source._firstIndex; for (var left = source._count; left > 0; left--) {
         //     while (slots[i].next == RemovedSlot) i = (i + 1) & mask; Store(slots[i].key.Name, slots[i].value); i = (i + 1) & mask; } }
@@ -136,13 +144,22 @@ internal static partial class JintInternals
         il.Emit(OpCodes.Ldloc, source);
         il.Emit(OpCodes.Brfalse, readList);
         AssignField(slots, source, slotsField);
-        il.Emit(OpCodes.Ldloc, slots);
-        il.Emit(OpCodes.Ldlen);
-        il.Emit(OpCodes.Conv_I4);
-        il.Emit(OpCodes.Ldc_I4_1);
-        il.Emit(OpCodes.Sub);
-        il.Emit(OpCodes.Stloc, mask);
-        AssignField(i, source, firstField);
+        if (ring)
+        {
+            il.Emit(OpCodes.Ldloc, slots);
+            il.Emit(OpCodes.Ldlen);
+            il.Emit(OpCodes.Conv_I4);
+            il.Emit(OpCodes.Ldc_I4_1);
+            il.Emit(OpCodes.Sub);
+            il.Emit(OpCodes.Stloc, mask);
+            AssignField(i, source, firstField!);
+        }
+        else
+        {
+            il.Emit(OpCodes.Ldc_I4_M1);
+            il.Emit(OpCodes.Stloc, mask);
+        }
+
         AssignField(left, source, countField);
         il.MarkLabel(ringLoop);
         il.Emit(OpCodes.Ldloc, left);
@@ -151,8 +168,17 @@ internal static partial class JintInternals
         il.MarkLabel(skipRemoved);
         LoadSlotAddress();
         il.Emit(OpCodes.Ldfld, slotNext);
-        il.Emit(OpCodes.Ldc_I4, RemovedSlot);
-        il.Emit(OpCodes.Bne_Un, found);
+        if (ring)
+        {
+            il.Emit(OpCodes.Ldc_I4, RemovedSlot);
+            il.Emit(OpCodes.Bne_Un, found);
+        }
+        else
+        {
+            il.Emit(OpCodes.Ldc_I4_M1);
+            il.Emit(OpCodes.Bge, found);
+        }
+
         Step();
         il.Emit(OpCodes.Br, skipRemoved);
         il.MarkLabel(found);
