@@ -855,4 +855,60 @@ internal static class JintInternals
     private static bool IsAccessorFailure(Exception e) =>
         e is MissingMemberException or TypeLoadException or InvalidCastException or InvalidProgramException
             or BadImageFormatException or NullReferenceException or NotSupportedException;
+
+    private const string ProxyType = "Jint.Native.JsProxy, Jint";
+
+    private static readonly Lazy<bool> s_proxyTargetAccessorWorks = new(ProbeProxyTargetAccessor);
+
+    /// <summary>
+    /// Whether the accessor to a proxy's target passed its self-test. Not turned off for the public reader: it serves
+    /// Jint's host convention (a proxy over a wrapped CLR collection is an array), which has no public route.
+    /// </summary>
+    public static bool ProxyTargetAccessorWorks => s_proxyTargetAccessorWorks.Value;
+
+    /// <summary>
+    /// The [[ProxyTarget]] of <paramref name="proxy"/>, a proxy (of <see cref="EngineTypes.Proxy"/>), or null once it is
+    /// revoked. Reading it runs no user code. Only after <see cref="ProxyTargetAccessorWorks"/>.
+    /// </summary>
+    public static ObjectInstance? ProxyTarget(ObjectInstance proxy)
+    {
+        Debug.Assert(proxy.GetType() == EngineTypes.Instance.Proxy, "a proxy");
+        return ProxyTargetField(proxy);
+    }
+
+    // Jint 4.18.0: internal ObjectInstance JsProxy._target (set to null when the proxy is revoked)
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_target")]
+    private static extern ref ObjectInstance? ProxyTargetField([UnsafeAccessorType(ProxyType)] object proxy);
+
+    // Proxies made through the public API, over a wrapped CLR object and over another proxy, must give back the
+    // objects they were made over, and a revoked one null.
+    private static bool ProbeProxyTargetAccessor()
+    {
+        try
+        {
+            using var engine = new Engine();
+            var wrapper = (ObjectInstance)JsValue.FromObject(engine, new List<int> { 1 });
+            var handler = new ForwardingHandler();
+            ObjectInstance inner = engine.Advanced.CreateProxy(wrapper, handler);
+            ObjectInstance outer = engine.Advanced.CreateProxy(inner, handler);
+            var plain = new JsObject(engine);
+            RevocableProxy revocable = engine.Advanced.CreateRevocableProxy(plain, handler);
+            bool live = ReferenceEquals(ProxyTargetField(revocable.Proxy), plain);
+            revocable.Revoke();
+            Type proxy = EngineTypes.Instance.Proxy;
+            return inner.GetType() == proxy
+                && outer.GetType() == proxy
+                && ReferenceEquals(ProxyTargetField(inner), wrapper)
+                && ReferenceEquals(ProxyTargetField(outer), inner)
+                && live
+                && ProxyTargetField(revocable.Proxy) is null;
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // A handler with no traps: every operation goes to the target.
+    private sealed class ForwardingHandler : ProxyHandler;
 }
