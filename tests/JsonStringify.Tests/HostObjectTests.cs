@@ -49,6 +49,173 @@ public class HostObjectTests
         }
     }
 
+    // A CLR value is an array or an object by the type of the member, indexer or argument it came through (the type
+    // Jint's wrapper exposes), not by its runtime type; its keys and length follow that type too.
+    public static TheoryData<string, string> ExposedTypeRows => new()
+    {
+        // a List<int> behind IEnumerable<int>: an object with the list's indices
+        { "items", "{\"Items\":{\"0\":1,\"1\":2}}" },
+        // a Dictionary behind ICollection<KeyValuePair<..>>: an array of Count elements, none of which Jint can read
+        { "map", "{\"Map\":[null]}" },
+        { "expando", "{\"Map\":[null]}" },
+        // the dictionary holds itself, but no element is read
+        { "selfMap", "{\"Map\":[null,null]}" },
+        // a getter of the runtime type (IsReadOnly throws) that the exposed collection type never reads
+        { "pairs", "{\"Map\":[null]}" },
+        // the same values behind members declared as what they are
+        { "plainItems", "{\"Items\":[1,2]}" },
+        { "plainMap", "{\"Map\":{\"a\":1}}" },
+        // a lookup's elements come through its indexer, declared as IEnumerable<int>
+        { "lookup", "[{},{}]" },
+        { "grouping", "[1,3]" },
+        { "readOnly", "{\"Items\":[1,2]}" },
+        { "list", "{\"Items\":[1,2]}" },
+        { "dictionary", "{\"Map\":{\"a\":1}}" },
+    };
+
+    [Theory]
+    [MemberData(nameof(ExposedTypeRows))]
+    public void HostValuesAreArraysOrObjectsByTheTypeTheirWrapperExposes(string name, string expected)
+    {
+        static void Configure(Engine engine)
+        {
+            engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("map", new MapHolder<ICollection<KeyValuePair<string, object>>>(new Dictionary<string, object> { ["a"] = 1 }));
+            var expando = new System.Dynamic.ExpandoObject();
+            ((IDictionary<string, object?>)expando)["a"] = 1;
+            engine.SetValue("expando", new MapHolder<ICollection<KeyValuePair<string, object?>>>(expando));
+            var selfMap = new Dictionary<string, object> { ["a"] = 1 };
+            selfMap["self"] = selfMap;
+            engine.SetValue("selfMap", new MapHolder<ICollection<KeyValuePair<string, object>>>(selfMap));
+            engine.SetValue("pairs", new MapHolder<ICollection<KeyValuePair<string, object>>>(new PairsDictionary { ["a"] = 1 }));
+            engine.SetValue("plainItems", new ItemsHolder<List<int>>([1, 2]));
+            engine.SetValue("plainMap", new MapHolder<Dictionary<string, object>>(new Dictionary<string, object> { ["a"] = 1 }));
+            engine.SetValue("lookup", new[] { 1, 2, 3 }.ToLookup(x => x % 2));
+            engine.SetValue("grouping", new[] { 1, 2, 3 }.GroupBy(x => x % 2).First());
+            engine.SetValue("readOnly", new ItemsHolder<IReadOnlyCollection<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("list", new ItemsHolder<System.Collections.IList>(new List<int> { 1, 2 }));
+            engine.SetValue("dictionary", new MapHolder<System.Collections.IDictionary>(new Dictionary<string, object> { ["a"] = 1 }));
+        }
+
+        foreach (bool hostSerializer in (bool[])[false, true])
+        {
+            void Options(Options o)
+            {
+                if (hostSerializer)
+                {
+                    o.Interop.SerializeToJson = (target, _, _) => "\"host:" + target?.GetType().Name + "\"";
+                }
+            }
+
+            using Engine ours = Js.Ours(Options);
+            using Engine builtin = Js.Builtin(Options);
+            Configure(ours);
+            Configure(builtin);
+            foreach (string space in (string[])["undefined", "2"])
+            {
+                string script = $"JSON.stringify({name}, null, {space})";
+                Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+            }
+
+            if (!hostSerializer)
+            {
+                Assert.Equal(expected, Js.Run(ours, $"JSON.stringify({name})"));
+            }
+        }
+    }
+
+    // SerializeToJson writes what Jint exposes as an object: a List behind IEnumerable<T> is one, a dictionary behind
+    // ICollection<KeyValuePair<..>> is not.
+    [Fact]
+    public void SerializeToJsonIsCalledForWhatTheWrapperExposesAsAnObject()
+    {
+        var targets = new List<string>();
+        using Engine engine = Js.Ours(o => o.Interop.SerializeToJson = (target, _, _) =>
+        {
+            targets.Add(target?.GetType().Name ?? "null");
+            return "\"host\"";
+        });
+        engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+        engine.SetValue("map", new MapHolder<ICollection<KeyValuePair<string, object>>>(new Dictionary<string, object> { ["a"] = 1 }));
+        Assert.Equal("[\"host\",\"host\"]", Js.Run(engine, "JSON.stringify([items, map])"));
+        Assert.Equal(["ItemsHolder`1", "MapHolder`1"], targets);
+        targets.Clear();
+        Assert.Equal("[\"host\",[null]]", Js.Run(engine, "JSON.stringify([items.Items, map.Map])"));
+        Assert.Equal(["List`1"], targets);
+    }
+
+    // A proxy over a wrapped CLR collection is an array, as Jint has it (Jint looks through the proxy to its target, as
+    // IsArray does): its length and elements are read through the proxy's get trap, and no other trap runs.
+    public static TheoryData<string, string> ProxyRows => new()
+    {
+        { "new Proxy(list, {})", "[1,2]" },
+        { "new Proxy(new Proxy(list, {}), {})", "[1,2]" },
+        { "new Proxy(set, {ownKeys: function (t) { return Reflect.ownKeys(t); }})", "[null,null]" },
+        { "new Proxy(items, {})", "{\"Items\":{\"0\":1,\"1\":2}}" },
+        { "new Proxy(items.Items, {})", "{\"0\":1,\"1\":2}" },
+        { "new Proxy(map, {})", "{\"a\":1}" },
+        { "{p: new Proxy(list, {get: function (t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }}), log: log}", "{\"p\":[1,2],\"log\":[\"toJSON\",\"length\",\"0\",\"1\"]}" },
+    };
+
+    [Theory]
+    [MemberData(nameof(ProxyRows))]
+    public void AProxyOverAWrappedCollectionIsAnArray(string expression, string expected)
+    {
+        static void Configure(Engine engine)
+        {
+            engine.SetValue("list", new List<int> { 1, 2 });
+            engine.SetValue("set", new HashSet<object> { new(), new() });
+            engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("map", new Dictionary<string, object> { ["a"] = 1 });
+        }
+
+        Assert.True(Internals.JintInternals.ProxyTargetAccessorWorks);
+        using Engine ours = Js.Ours();
+        using Engine builtin = Js.Builtin();
+        Configure(ours);
+        Configure(builtin);
+        string script = $"log = []; JSON.stringify({expression})";
+        Assert.Equal(expected, Js.Run(ours, script));
+        Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+    }
+
+    // IsArray comes first, and throws for a revoked proxy before its target is looked at.
+    [Fact]
+    public void ARevokedProxyOverAWrappedCollectionIsATypeError()
+    {
+        using Engine engine = Js.Ours();
+        engine.SetValue("list", new List<int> { 1, 2 });
+        Assert.Equal("TypeError", Js.Run(engine, "var r = Proxy.revocable(list, {}); r.revoke(); try { JSON.stringify(r.proxy); } catch (e) { e.name }"));
+        Assert.Equal("TypeError", Js.Run(engine, "try { JSON.stringify(new Proxy(r.proxy, {})); } catch (e) { e.name }"));
+    }
+
+    // A toJSON that is a proxy over an object that is not callable is not called (IsCallable is false), as ECMA-262
+    // says; Jint calls it and throws "Proxy target is not a function" (a documented difference).
+    [Theory]
+    [InlineData("({toJSON: new Proxy({}, {}), x: 1})", "{\"toJSON\":{},\"x\":1}")]
+    [InlineData("[tojsonMap]", "[{\"toJSON\":{},\"x\":1}]")]
+    [InlineData("({toJSON: new Proxy(function () { return 'called'; }, {}), x: 1})", "\"called\"")]
+    public void AToJsonProxyIsCalledOnlyWhenItsTargetIsCallable(string value, string expected)
+    {
+        using Engine ours = Js.Ours();
+        using Engine builtin = Js.Builtin();
+        foreach (Engine engine in (Engine[])[ours, builtin])
+        {
+            engine.SetValue("tojsonMap", new Dictionary<string, object> { ["toJSON"] = engine.Evaluate("new Proxy({}, {})"), ["x"] = 1 });
+        }
+
+        string script = $"JSON.stringify({value})";
+        Assert.Equal(expected, Js.Run(ours, script));
+        if (expected.Contains("toJSON", StringComparison.Ordinal))
+        {
+            Assert.Equal("TypeError: Proxy target is not a function", Js.Run(builtin, script));
+        }
+        else
+        {
+            Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+        }
+    }
+
     [Fact]
     public void CollectionsAreArraysAndDictionariesAreObjects()
     {
@@ -157,6 +324,22 @@ public class HostObjectTests
         public int Count { get; set; }
 
         public IList<string> Tags { get; set; } = [];
+    }
+
+    public sealed class ItemsHolder<T>(T items)
+    {
+        public T Items { get; } = items;
+    }
+
+    public sealed class MapHolder<T>(T map)
+    {
+        public T Map { get; } = map;
+    }
+
+    // A dictionary whose IsReadOnly throws, as many hand-written collections do.
+    public sealed class PairsDictionary : Dictionary<string, object>, ICollection<KeyValuePair<string, object>>
+    {
+        bool ICollection<KeyValuePair<string, object>>.IsReadOnly => throw new NotImplementedException();
     }
 
     public sealed class Node
