@@ -2,6 +2,7 @@ using Jint;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Tests;
 
@@ -216,6 +217,38 @@ public class HostObjectTests
         }
     }
 
+    // Enumerability is asked as Jint's serializer asks it, through the object's ProbeOwnProperty, on the fast reader;
+    // the public reader asks GetOwnProperty. Either way the same keys, as the probe must agree with GetOwnProperty.
+    [Fact]
+    public void EnumerabilityIsAskedThroughTheHostsProbeOnTheFastReader()
+    {
+        Assert.Equal(!ReaderSelection.PublicOnly, Internals.JintInternals.OwnPropertyProbeWorks);
+        using Engine builtin = Js.Builtin();
+        builtin.SetValue("probed", new Probed(builtin));
+        const string Script = "({p: probed, q: new Proxy(probed, {})})";
+        string expected = new Jint.Native.Json.JsonSerializer(builtin).Serialize(builtin.Evaluate(Script)).ToString();
+        Assert.Equal("{\"p\":{\"a\":1,\"b\":2},\"q\":{\"a\":1,\"b\":2}}", expected);
+
+        using var engine = new Engine();
+        var probed = new Probed(engine);
+        engine.SetValue("probed", probed);
+        JsValue value = engine.Evaluate(Script);
+        var counts = new List<(int Probes, int Lookups)>();
+        foreach (bool fastPath in (bool[])[true, false])
+        {
+            (probed.Probes, probed.Lookups) = (0, 0);
+            Assert.Equal(expected, new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = fastPath }).SerializeToString(value));
+            counts.Add((probed.Probes, probed.Lookups));
+        }
+
+        // The three own keys of the object are probed on the fast reader and looked up on the public one, and nothing
+        // else differs. A proxy's [[GetOwnProperty]] (here its target's) is a lookup on both.
+        int probes = ReaderSelection.PublicOnly ? 0 : 3;
+        Assert.Equal(probes, counts[0].Probes);
+        Assert.Equal(0, counts[1].Probes);
+        Assert.Equal(probes, counts[1].Lookups - counts[0].Lookups);
+    }
+
     [Fact]
     public void CollectionsAreArraysAndDictionariesAreObjects()
     {
@@ -324,6 +357,39 @@ public class HostObjectTests
         public int Count { get; set; }
 
         public IList<string> Tags { get; set; } = [];
+    }
+
+    // A host object that answers the probe itself, without a descriptor, and counts both ways of asking.
+    private sealed class Probed : ObjectInstance
+    {
+        public Probed(Engine engine)
+            : base(engine)
+        {
+            FastSetProperty("a", new PropertyDescriptor(1, PropertyFlag.ConfigurableEnumerableWritable));
+            FastSetProperty("hidden", new PropertyDescriptor(0, PropertyFlag.Configurable));
+            FastSetProperty("b", new PropertyDescriptor(2, PropertyFlag.ConfigurableEnumerableWritable));
+        }
+
+        public int Probes { get; set; }
+
+        public int Lookups { get; set; }
+
+        public override PropertyDescriptor GetOwnProperty(JsValue property)
+        {
+            Lookups++;
+            return base.GetOwnProperty(property);
+        }
+
+        protected override OwnPropertyProbe ProbeOwnProperty(JsValue property)
+        {
+            Probes++;
+            return property.ToString() switch
+            {
+                "a" or "b" => OwnPropertyProbe.Enumerable,
+                "hidden" => OwnPropertyProbe.NonEnumerable,
+                _ => OwnPropertyProbe.Missing,
+            };
+        }
     }
 
     public sealed class ItemsHolder<T>(T items)

@@ -911,4 +911,76 @@ internal static class JintInternals
 
     // A handler with no traps: every operation goes to the target.
     private sealed class ForwardingHandler : ProxyHandler;
+
+    private static readonly Lazy<bool> s_ownPropertyProbeWorks = new(ProbeOwnPropertyProbe);
+
+    /// <summary>Whether the accessor to Jint's own-property probe passed its self-test (and the suite allows it).</summary>
+    public static bool OwnPropertyProbeWorks => !ForcePublicReader && s_ownPropertyProbeWorks.Value;
+
+    /// <summary>
+    /// [[GetOwnProperty]](<paramref name="key"/>) of <paramref name="o"/> reduced to whether it is there and enumerable,
+    /// as Jint's own serializer asks it: through the object's ProbeOwnProperty, which must agree with GetOwnProperty
+    /// and run the same user code (a proxy's getOwnPropertyDescriptor trap), and which a host object may answer without
+    /// building a descriptor (a wrapped dictionary asks ContainsKey). Only after <see cref="OwnPropertyProbeWorks"/>.
+    /// </summary>
+    public static bool IsEnumerableOwnProperty(ObjectInstance o, JsValue key) => ProbeOwn(o, key) == OwnPropertyProbe.Enumerable;
+
+    // Jint 4.18.0: internal OwnPropertyProbe ObjectInstance.ProbeOwnPropertyChecked(JsValue property), the virtual
+    // protected internal ProbeOwnProperty with Jint's host-contract check when that is switched on.
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "ProbeOwnPropertyChecked")]
+    private static extern OwnPropertyProbe ProbeOwn(ObjectInstance o, JsValue property);
+
+    // On a wrapped dictionary, a wrapped CLR object, a plain object, an array and a proxy (whose trap must run once per
+    // probe), the probe must answer what GetOwnProperty says, for present, non-enumerable and missing keys.
+    private static bool ProbeOwnPropertyProbe()
+    {
+        try
+        {
+            using var engine = new Engine();
+            var parser = new JsonParser(engine);
+            var plain = (JsObject)parser.Parse("""{"a": 1}""");
+            plain.DefineOwnProperty("hidden", new PropertyDescriptor(1, writable: false, enumerable: false, configurable: false));
+            var array = (JsArray)parser.Parse("[1]");
+            var dictionary = (ObjectInstance)JsValue.FromObject(engine, new Dictionary<string, object> { ["a"] = 1 });
+            var clr = (ObjectInstance)JsValue.FromObject(engine, new KeyValuePair<string, int>("k", 1));
+            var trap = new CountingHandler();
+            ObjectInstance proxy = engine.Advanced.CreateProxy(plain, trap);
+            foreach (ObjectInstance o in (ObjectInstance[])[plain, array, dictionary, clr, proxy])
+            {
+                foreach (string name in (string[])["a", "hidden", "0", "length", "Key", "missing"])
+                {
+                    var key = new JsString(name);
+                    int trapsBefore = trap.Calls;
+                    OwnPropertyProbe probe = ProbeOwn(o, key);
+                    int trapCalls = trap.Calls - trapsBefore;
+                    PropertyDescriptor descriptor = o.GetOwnProperty(key);
+                    OwnPropertyProbe expected = descriptor == PropertyDescriptor.Undefined
+                        ? OwnPropertyProbe.Missing
+                        : descriptor.Enumerable ? OwnPropertyProbe.Enumerable : OwnPropertyProbe.NonEnumerable;
+                    if (probe != expected || trapCalls != (ReferenceEquals(o, proxy) ? 1 : 0))
+                    {
+                        return false;
+                    }
+                }
+            }
+
+            return trap.Calls == 12;
+        }
+        catch (Exception e) when (IsAccessorFailure(e))
+        {
+            return false;
+        }
+    }
+
+    // Counts getOwnPropertyDescriptor traps and forwards them.
+    private sealed class CountingHandler : ProxyHandler
+    {
+        public int Calls { get; private set; }
+
+        public override PropertyDescriptor? GetOwnPropertyDescriptor(ObjectInstance target, JsValue property)
+        {
+            Calls++;
+            return null;
+        }
+    }
 }

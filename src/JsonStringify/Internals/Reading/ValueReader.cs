@@ -22,6 +22,10 @@ internal abstract class ValueReader
         // Jint hands back a fresh list, so it is filtered in place. A proxy's ownKeys trap can return symbols even
         // when only strings are asked for; the spec never looks them up.
         List<JsValue> keys = o.GetOwnPropertyKeys(Types.String);
+        // The reader that may use Jint's internals asks as Jint's serializer does, through the object's own probe: the
+        // same answer and the same user code as GetOwnProperty, but a wrapped CLR dictionary answers it with ContainsKey
+        // instead of converting the value into a descriptor that is thrown away before [[Get]] converts it again.
+        bool probe = this is ShapeReader && JintInternals.OwnPropertyProbeWorks;
         int kept = 0;
         for (int i = 0; i < keys.Count; i++)
         {
@@ -31,8 +35,7 @@ internal abstract class ValueReader
                 continue;
             }
 
-            PropertyDescriptor descriptor = o.GetOwnProperty(key);
-            if (descriptor != PropertyDescriptor.Undefined && descriptor.Enumerable)
+            if (probe ? JintInternals.IsEnumerableOwnProperty(o, key) : IsEnumerableOwnProperty(o, key))
             {
                 keys[kept++] = key;
             }
@@ -40,6 +43,13 @@ internal abstract class ValueReader
 
         keys.RemoveRange(kept, keys.Count - kept);
         return keys;
+    }
+
+    // [[GetOwnProperty]](key) is an enumerable property.
+    private static bool IsEnumerableOwnProperty(ObjectInstance o, JsValue key)
+    {
+        PropertyDescriptor descriptor = o.GetOwnProperty(key);
+        return descriptor != PropertyDescriptor.Undefined && descriptor.Enumerable;
     }
 
     /// <summary>Get(o, key).</summary>
