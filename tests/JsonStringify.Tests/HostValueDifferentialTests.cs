@@ -20,7 +20,7 @@ public class HostValueDifferentialTests
     // Every way ours may differ from Jint on host values, each a row of docs/semantics.md ("Where we differ from Jint
     // 4.18.0's serializer") with its reason. A row explains a pair of outcomes it recognises; any other difference fails.
     // Where Jint stops with an error that ours does not make, ours goes on and may meet what Jint never reached (a
-    // getter or indexer that throws, a cycle).
+    // getter or indexer that throws, a cycle), but never a RangeError, which would be a cycle that ours missed.
     private static readonly DocumentedDifference[] s_documented =
     [
         new(
@@ -34,12 +34,25 @@ public class HostValueDifferentialTests
         new(
             "two wrappers of equal (not identical) CLR objects",
             "Jint's cycle check compares wrappers with Equals; the spec's stack holds objects, which are the same only when identical",
-            (jint, ours) => jint.Error == "TypeError: Cyclic reference detected." && !IsCycle(ours)),
+            (jint, ours) => jint.Error == "TypeError: Cyclic reference detected." && !IsCycle(ours) && !IsRangeError(ours)),
         new(
             "a toJSON that is a proxy over a non-callable object",
             "IsCallable of such a proxy is false, so SerializeJSONProperty does not call it; Jint calls it and throws",
-            (jint, ours) => jint.Error == "TypeError: Proxy target is not a function" && ours.Error != jint.Error),
+            (jint, ours) => jint.Error == "TypeError: Proxy target is not a function" && ours.Error != jint.Error && !IsRangeError(ours)),
+
+        // Only where Jint's own Number::toString is older: Jint 4.16.0 writes the smallest subnormals as 0, in String()
+        // as in JSON; 4.17.0 and 4.18.0 do not.
+        new(
+            "Number.MIN_VALUE (5e-324) on Jint 4.16",
+            "Jint 4.16's Number::toString gives 0 for the smallest subnormals; the spec gives 5e-324",
+            (jint, ours) => jint.Text is not null && ours.Text is not null && JintWritesMinValueAsZero
+                && ours.Text.Replace("5e-324", "0", StringComparison.Ordinal) is var normalized
+                && (normalized == jint.Text || EqualExceptLargeIntegers(jint.Text, normalized)),
+            AppliesToThisJint: JintWritesMinValueAsZero),
     ];
+
+    // Whether the Jint the tests run on writes 5e-324 as 0 (4.16.0 does).
+    private static bool JintWritesMinValueAsZero { get; } = WritesMinValueAsZero();
 
     private const string ReplacerFunction = "(function (k, v) { if (k === 'b') return undefined; if (typeof v === 'number') return v + 1; if (typeof v === 'string') return v + '!'; return v; })";
 
@@ -163,11 +176,13 @@ public class HostValueDifferentialTests
     {
         for (int i = 0; i < s_documented.Length; i++)
         {
-            Assert.True(explained[i] > 0, $"no generated value showed '{s_documented[i].Case}'");
+            Assert.True(explained[i] > 0 || !s_documented[i].AppliesToThisJint, $"no generated value showed '{s_documented[i].Case}'");
         }
     }
 
     private static bool IsCycle(Outcome ours) => ours.Error?.StartsWith("TypeError: Converting circular structure to JSON", StringComparison.Ordinal) == true;
+
+    private static bool IsRangeError(Outcome ours) => ours.Error?.StartsWith("RangeError", StringComparison.Ordinal) == true;
 
     private static Outcome Capture(Func<string?> serialize)
     {
@@ -199,5 +214,11 @@ public class HostValueDifferentialTests
 
     private readonly record struct Outcome(string? Text, string? Error);
 
-    private sealed record DocumentedDifference(string Case, string Reason, Func<Outcome, Outcome, bool> Explains);
+    private static bool WritesMinValueAsZero()
+    {
+        using var engine = new Engine();
+        return new Jint.Native.Json.JsonSerializer(engine).Serialize(JsNumber.Create(double.Epsilon), JsValue.Undefined, JsValue.Undefined).ToString() == "0";
+    }
+
+    private sealed record DocumentedDifference(string Case, string Reason, Func<Outcome, Outcome, bool> Explains, bool AppliesToThisJint = true);
 }
