@@ -2,6 +2,7 @@ using Jint;
 using Jint.Native;
 using Jint.Native.Object;
 using Jint.Runtime;
+using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Tests;
 
@@ -47,6 +48,205 @@ public class HostObjectTests
             string script = $"JSON.stringify({{v: {name}, w: [{name}]}}, null, {space})";
             Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
         }
+    }
+
+    // A CLR value is an array or an object by the type of the member, indexer or argument it came through (the type
+    // Jint's wrapper exposes), not by its runtime type; its keys and length follow that type too.
+    public static TheoryData<string, string> ExposedTypeRows => new()
+    {
+        // a List<int> behind IEnumerable<int>: an object with the list's indices
+        { "items", "{\"Items\":{\"0\":1,\"1\":2}}" },
+        // a Dictionary behind ICollection<KeyValuePair<..>>: an array of Count elements, none of which Jint can read
+        { "map", "{\"Map\":[null]}" },
+        { "expando", "{\"Map\":[null]}" },
+        // the dictionary holds itself, but no element is read
+        { "selfMap", "{\"Map\":[null,null]}" },
+        // a getter of the runtime type (IsReadOnly throws) that the exposed collection type never reads
+        { "pairs", "{\"Map\":[null]}" },
+        // the same values behind members declared as what they are
+        { "plainItems", "{\"Items\":[1,2]}" },
+        { "plainMap", "{\"Map\":{\"a\":1}}" },
+        // a lookup's elements come through its indexer, declared as IEnumerable<int>
+        { "lookup", "[{},{}]" },
+        { "grouping", "[1,3]" },
+        { "readOnly", "{\"Items\":[1,2]}" },
+        { "list", "{\"Items\":[1,2]}" },
+        { "dictionary", "{\"Map\":{\"a\":1}}" },
+    };
+
+    [Theory]
+    [MemberData(nameof(ExposedTypeRows))]
+    public void HostValuesAreArraysOrObjectsByTheTypeTheirWrapperExposes(string name, string expected)
+    {
+        static void Configure(Engine engine)
+        {
+            engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("map", new MapHolder<ICollection<KeyValuePair<string, object>>>(new Dictionary<string, object> { ["a"] = 1 }));
+            var expando = new System.Dynamic.ExpandoObject();
+            ((IDictionary<string, object?>)expando)["a"] = 1;
+            engine.SetValue("expando", new MapHolder<ICollection<KeyValuePair<string, object?>>>(expando));
+            var selfMap = new Dictionary<string, object> { ["a"] = 1 };
+            selfMap["self"] = selfMap;
+            engine.SetValue("selfMap", new MapHolder<ICollection<KeyValuePair<string, object>>>(selfMap));
+            engine.SetValue("pairs", new MapHolder<ICollection<KeyValuePair<string, object>>>(new PairsDictionary { ["a"] = 1 }));
+            engine.SetValue("plainItems", new ItemsHolder<List<int>>([1, 2]));
+            engine.SetValue("plainMap", new MapHolder<Dictionary<string, object>>(new Dictionary<string, object> { ["a"] = 1 }));
+            engine.SetValue("lookup", new[] { 1, 2, 3 }.ToLookup(x => x % 2));
+            engine.SetValue("grouping", new[] { 1, 2, 3 }.GroupBy(x => x % 2).First());
+            engine.SetValue("readOnly", new ItemsHolder<IReadOnlyCollection<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("list", new ItemsHolder<System.Collections.IList>(new List<int> { 1, 2 }));
+            engine.SetValue("dictionary", new MapHolder<System.Collections.IDictionary>(new Dictionary<string, object> { ["a"] = 1 }));
+        }
+
+        foreach (bool hostSerializer in (bool[])[false, true])
+        {
+            void Options(Options o)
+            {
+                if (hostSerializer)
+                {
+                    o.Interop.SerializeToJson = (target, _, _) => "\"host:" + target?.GetType().Name + "\"";
+                }
+            }
+
+            using Engine ours = Js.Ours(Options);
+            using Engine builtin = Js.Builtin(Options);
+            Configure(ours);
+            Configure(builtin);
+            foreach (string space in (string[])["undefined", "2"])
+            {
+                string script = $"JSON.stringify({name}, null, {space})";
+                Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+            }
+
+            if (!hostSerializer)
+            {
+                Assert.Equal(expected, Js.Run(ours, $"JSON.stringify({name})"));
+            }
+        }
+    }
+
+    // SerializeToJson writes what Jint exposes as an object: a List behind IEnumerable<T> is one, a dictionary behind
+    // ICollection<KeyValuePair<..>> is not.
+    [Fact]
+    public void SerializeToJsonIsCalledForWhatTheWrapperExposesAsAnObject()
+    {
+        var targets = new List<string>();
+        using Engine engine = Js.Ours(o => o.Interop.SerializeToJson = (target, _, _) =>
+        {
+            targets.Add(target?.GetType().Name ?? "null");
+            return "\"host\"";
+        });
+        engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+        engine.SetValue("map", new MapHolder<ICollection<KeyValuePair<string, object>>>(new Dictionary<string, object> { ["a"] = 1 }));
+        Assert.Equal("[\"host\",\"host\"]", Js.Run(engine, "JSON.stringify([items, map])"));
+        Assert.Equal(["ItemsHolder`1", "MapHolder`1"], targets);
+        targets.Clear();
+        Assert.Equal("[\"host\",[null]]", Js.Run(engine, "JSON.stringify([items.Items, map.Map])"));
+        Assert.Equal(["List`1"], targets);
+    }
+
+    // A proxy over a wrapped CLR collection is an array, as Jint has it (Jint looks through the proxy to its target, as
+    // IsArray does): its length and elements are read through the proxy's get trap, and no other trap runs.
+    public static TheoryData<string, string> ProxyRows => new()
+    {
+        { "new Proxy(list, {})", "[1,2]" },
+        { "new Proxy(new Proxy(list, {}), {})", "[1,2]" },
+        { "new Proxy(set, {ownKeys: function (t) { return Reflect.ownKeys(t); }})", "[null,null]" },
+        { "new Proxy(items, {})", "{\"Items\":{\"0\":1,\"1\":2}}" },
+        { "new Proxy(items.Items, {})", "{\"0\":1,\"1\":2}" },
+        { "new Proxy(map, {})", "{\"a\":1}" },
+        { "{p: new Proxy(list, {get: function (t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }}), log: log}", "{\"p\":[1,2],\"log\":[\"toJSON\",\"length\",\"0\",\"1\"]}" },
+    };
+
+    [Theory]
+    [MemberData(nameof(ProxyRows))]
+    public void AProxyOverAWrappedCollectionIsAnArray(string expression, string expected)
+    {
+        static void Configure(Engine engine)
+        {
+            engine.SetValue("list", new List<int> { 1, 2 });
+            engine.SetValue("set", new HashSet<object> { new(), new() });
+            engine.SetValue("items", new ItemsHolder<IEnumerable<int>>(new List<int> { 1, 2 }));
+            engine.SetValue("map", new Dictionary<string, object> { ["a"] = 1 });
+        }
+
+        Assert.True(Internals.FastPath.Holds(Internals.JintAssumption.ProxyTarget));
+        using Engine ours = Js.Ours();
+        using Engine builtin = Js.Builtin();
+        Configure(ours);
+        Configure(builtin);
+        string script = $"log = []; JSON.stringify({expression})";
+        Assert.Equal(expected, Js.Run(ours, script));
+        Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+    }
+
+    // IsArray comes first, and throws for a revoked proxy before its target is looked at.
+    [Fact]
+    public void ARevokedProxyOverAWrappedCollectionIsATypeError()
+    {
+        using Engine engine = Js.Ours();
+        engine.SetValue("list", new List<int> { 1, 2 });
+        Assert.Equal("TypeError", Js.Run(engine, "var r = Proxy.revocable(list, {}); r.revoke(); try { JSON.stringify(r.proxy); } catch (e) { e.name }"));
+        Assert.Equal("TypeError", Js.Run(engine, "try { JSON.stringify(new Proxy(r.proxy, {})); } catch (e) { e.name }"));
+    }
+
+    // A toJSON that is a proxy over an object that is not callable is not called (IsCallable is false), as ECMA-262
+    // says; Jint calls it and throws "Proxy target is not a function" (a documented difference).
+    [Theory]
+    [InlineData("({toJSON: new Proxy({}, {}), x: 1})", "{\"toJSON\":{},\"x\":1}")]
+    [InlineData("[tojsonMap]", "[{\"toJSON\":{},\"x\":1}]")]
+    [InlineData("({toJSON: new Proxy(function () { return 'called'; }, {}), x: 1})", "\"called\"")]
+    public void AToJsonProxyIsCalledOnlyWhenItsTargetIsCallable(string value, string expected)
+    {
+        using Engine ours = Js.Ours();
+        using Engine builtin = Js.Builtin();
+        foreach (Engine engine in (Engine[])[ours, builtin])
+        {
+            engine.SetValue("tojsonMap", new Dictionary<string, object> { ["toJSON"] = engine.Evaluate("new Proxy({}, {})"), ["x"] = 1 });
+        }
+
+        string script = $"JSON.stringify({value})";
+        Assert.Equal(expected, Js.Run(ours, script));
+        if (expected.Contains("toJSON", StringComparison.Ordinal))
+        {
+            Assert.Equal("TypeError: Proxy target is not a function", Js.Run(builtin, script));
+        }
+        else
+        {
+            Assert.Equal(Js.Run(builtin, script), Js.Run(ours, script));
+        }
+    }
+
+    // Enumerability is asked as Jint's serializer asks it, through the object's ProbeOwnProperty, on the fast reader;
+    // the public reader asks GetOwnProperty. Either way the same keys, as the probe must agree with GetOwnProperty.
+    [Fact]
+    public void EnumerabilityIsAskedThroughTheHostsProbeOnTheFastReader()
+    {
+        Assert.True(Internals.FastPath.Holds(Internals.JintAssumption.OwnPropertyProbe));
+        using Engine builtin = Js.Builtin();
+        builtin.SetValue("probed", new Probed(builtin));
+        const string Script = "({p: probed, q: new Proxy(probed, {})})";
+        string expected = new Jint.Native.Json.JsonSerializer(builtin).Serialize(builtin.Evaluate(Script)).ToString();
+        Assert.Equal("{\"p\":{\"a\":1,\"b\":2},\"q\":{\"a\":1,\"b\":2}}", expected);
+
+        using var engine = new Engine();
+        var probed = new Probed(engine);
+        engine.SetValue("probed", probed);
+        JsValue value = engine.Evaluate(Script);
+        var counts = new List<(int Probes, int Lookups)>();
+        foreach (bool fastPath in (bool[])[true, false])
+        {
+            (probed.Probes, probed.Lookups) = (0, 0);
+            Assert.Equal(expected, new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = fastPath }).SerializeToString(value));
+            counts.Add((probed.Probes, probed.Lookups));
+        }
+
+        // The three own keys of the object are probed on the fast reader and looked up on the public one, and nothing
+        // else differs. A proxy's [[GetOwnProperty]] (here its target's) is a lookup on both.
+        int probes = ReaderSelection.PublicOnly ? 0 : 3;
+        Assert.Equal(probes, counts[0].Probes);
+        Assert.Equal(0, counts[1].Probes);
+        Assert.Equal(probes, counts[1].Lookups - counts[0].Lookups);
     }
 
     [Fact]
@@ -157,6 +357,55 @@ public class HostObjectTests
         public int Count { get; set; }
 
         public IList<string> Tags { get; set; } = [];
+    }
+
+    // A host object that answers the probe itself, without a descriptor, and counts both ways of asking.
+    private sealed class Probed : ObjectInstance
+    {
+        public Probed(Engine engine)
+            : base(engine)
+        {
+            FastSetProperty("a", new PropertyDescriptor(1, PropertyFlag.ConfigurableEnumerableWritable));
+            FastSetProperty("hidden", new PropertyDescriptor(0, PropertyFlag.Configurable));
+            FastSetProperty("b", new PropertyDescriptor(2, PropertyFlag.ConfigurableEnumerableWritable));
+        }
+
+        public int Probes { get; set; }
+
+        public int Lookups { get; set; }
+
+        public override PropertyDescriptor GetOwnProperty(JsValue property)
+        {
+            Lookups++;
+            return base.GetOwnProperty(property);
+        }
+
+        protected override OwnPropertyProbe ProbeOwnProperty(JsValue property)
+        {
+            Probes++;
+            return property.ToString() switch
+            {
+                "a" or "b" => OwnPropertyProbe.Enumerable,
+                "hidden" => OwnPropertyProbe.NonEnumerable,
+                _ => OwnPropertyProbe.Missing,
+            };
+        }
+    }
+
+    public sealed class ItemsHolder<T>(T items)
+    {
+        public T Items { get; } = items;
+    }
+
+    public sealed class MapHolder<T>(T map)
+    {
+        public T Map { get; } = map;
+    }
+
+    // A dictionary whose IsReadOnly throws, as many hand-written collections do.
+    public sealed class PairsDictionary : Dictionary<string, object>, ICollection<KeyValuePair<string, object>>
+    {
+        bool ICollection<KeyValuePair<string, object>>.IsReadOnly => throw new NotImplementedException();
     }
 
     public sealed class Node

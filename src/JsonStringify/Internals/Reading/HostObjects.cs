@@ -7,18 +7,22 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// Jint's host extensions to JSON.stringify: which wrapped CLR objects serialize as arrays. Jint treats a wrapped
-/// object as array-like when its type is a collection (non-generic ICollection, ICollection&lt;T&gt; or
-/// IReadOnlyCollection&lt;T&gt;) and not a dictionary (IDictionary, IDictionary&lt;K,V&gt; or
-/// IReadOnlyDictionary&lt;K,V&gt;); <see cref="ArrayLikeObject"/>s always are.
+/// object as array-like when the type it exposes (<see cref="ObjectWrapper.ClrType"/>: the declared type of the member,
+/// indexer or argument it came through, not the runtime type of its target) is a collection (non-generic ICollection,
+/// ICollection&lt;T&gt; or IReadOnlyCollection&lt;T&gt;) and not a dictionary (IDictionary, IDictionary&lt;K,V&gt; or
+/// IReadOnlyDictionary&lt;K,V&gt;); its keys and length follow that type too, and Jint's wrapper reads them so.
+/// <see cref="ArrayLikeObject"/>s always are array-like, and so is a proxy whose target is (through any number of
+/// proxies), as Jint looks through proxies for this decision as IsArray does.
 /// </summary>
 internal static class HostObjects
 {
     private static readonly ConcurrentDictionary<Type, bool> s_arrayLikeTypes = new();
 
+    /// <summary>Whether <paramref name="o"/>, not a proxy, serializes as an array by Jint's host convention.</summary>
     public static bool IsArrayLike(ObjectInstance o) => o switch
     {
         ArrayLikeObject => true,
-        ObjectWrapper wrapper => wrapper.Target is { } target && IsArrayLikeType(target.GetType()),
+        ObjectWrapper wrapper => IsArrayLikeType(wrapper.ClrType),
         _ => false,
     };
 

@@ -62,7 +62,19 @@ internal enum JintAssumption
     /// </summary>
     EvaluationState = 1 << 8,
 
+    /// <summary>
+    /// <c>JsProxy._target</c> is a proxy's [[ProxyTarget]], null once it is revoked: Jint's host convention looks
+    /// through proxies to decide whether a wrapped CLR collection serializes as an array.
+    /// </summary>
+    ProxyTarget = 1 << 9,
+
+    /// <summary>
+    /// <c>ObjectInstance.ProbeOwnPropertyChecked</c> says whether an own property is there and enumerable as
+    /// [[GetOwnProperty]] does, running the same user code (a proxy's trap, once), as Jint's own serializer asks it.
+    /// </summary>
+    OwnPropertyProbe = 1 << 10,
+
     /// <summary>Every assumption.</summary>
     All = HiddenClasses | DenseArrays | PropertyTables | InternalCall | CalleeCopiesArguments | IsArrayOperation
-        | RangeErrorIntrinsic | EngineOptions | EvaluationState,
+        | RangeErrorIntrinsic | EngineOptions | EvaluationState | ProxyTarget | OwnPropertyProbe,
 }

@@ -30,6 +30,8 @@ internal static partial class JintInternals
         JintAssumption.RangeErrorIntrinsic => ProbeRangeErrorIntrinsic(),
         JintAssumption.EngineOptions => ProbeEngineOptions(),
         JintAssumption.EvaluationState => ProbeEvaluationState(),
+        JintAssumption.ProxyTarget => ProbeProxyTarget(),
+        JintAssumption.OwnPropertyProbe => ProbeOwnPropertyProbe(),
         _ => throw new ArgumentOutOfRangeException(nameof(assumption), assumption, "one assumption at a time"),
     };
 
@@ -446,5 +448,77 @@ internal static partial class JintInternals
         }
 
         return true;
+    }
+
+    // Proxies made through the public API, over a wrapped CLR object and over another proxy, must give back the
+    // objects they were made over, and a revoked one null.
+    private static bool ProbeProxyTarget()
+    {
+        using var engine = new Engine();
+        var wrapper = (ObjectInstance)JsValue.FromObject(engine, new List<int> { 1 });
+        var handler = new ForwardingHandler();
+        ObjectInstance inner = engine.Advanced.CreateProxy(wrapper, handler);
+        ObjectInstance outer = engine.Advanced.CreateProxy(inner, handler);
+        var plain = new JsObject(engine);
+        RevocableProxy revocable = engine.Advanced.CreateRevocableProxy(plain, handler);
+        bool live = ReferenceEquals(ProxyTargetField(revocable.Proxy), plain);
+        revocable.Revoke();
+        Type proxy = EngineTypes.Instance.Proxy;
+        return inner.GetType() == proxy
+            && outer.GetType() == proxy
+            && ReferenceEquals(ProxyTargetField(inner), wrapper)
+            && ReferenceEquals(ProxyTargetField(outer), inner)
+            && live
+            && ProxyTargetField(revocable.Proxy) is null;
+    }
+
+    // A handler with no traps: every operation goes to the target.
+    private sealed class ForwardingHandler : ProxyHandler;
+
+    // On a wrapped dictionary, a wrapped CLR object, a plain object, an array and a proxy (whose trap must run once per
+    // probe), the probe must answer what GetOwnProperty says, for present, non-enumerable and missing keys.
+    private static bool ProbeOwnPropertyProbe()
+    {
+        using var engine = new Engine();
+        var parser = new JsonParser(engine);
+        var plain = (JsObject)parser.Parse("""{"a": 1}""");
+        plain.DefineOwnProperty("hidden", new PropertyDescriptor(1, writable: false, enumerable: false, configurable: false));
+        var array = (JsArray)parser.Parse("[1]");
+        var dictionary = (ObjectInstance)JsValue.FromObject(engine, new Dictionary<string, object> { ["a"] = 1 });
+        var clr = (ObjectInstance)JsValue.FromObject(engine, new KeyValuePair<string, int>("k", 1));
+        var trap = new CountingHandler();
+        ObjectInstance proxy = engine.Advanced.CreateProxy(plain, trap);
+        foreach (ObjectInstance o in (ObjectInstance[])[plain, array, dictionary, clr, proxy])
+        {
+            foreach (string name in (string[])["a", "hidden", "0", "length", "Key", "missing"])
+            {
+                var key = new JsString(name);
+                int trapsBefore = trap.Calls;
+                OwnPropertyProbe probe = ProbeOwn(o, key);
+                int trapCalls = trap.Calls - trapsBefore;
+                PropertyDescriptor descriptor = o.GetOwnProperty(key);
+                OwnPropertyProbe expected = descriptor == PropertyDescriptor.Undefined
+                    ? OwnPropertyProbe.Missing
+                    : descriptor.Enumerable ? OwnPropertyProbe.Enumerable : OwnPropertyProbe.NonEnumerable;
+                if (probe != expected || trapCalls != (ReferenceEquals(o, proxy) ? 1 : 0))
+                {
+                    return false;
+                }
+            }
+        }
+
+        return trap.Calls == 12;
+    }
+
+    // Counts getOwnPropertyDescriptor traps and forwards them.
+    private sealed class CountingHandler : ProxyHandler
+    {
+        public int Calls { get; private set; }
+
+        public override PropertyDescriptor? GetOwnPropertyDescriptor(ObjectInstance target, JsValue property)
+        {
+            Calls++;
+            return null;
+        }
     }
 }

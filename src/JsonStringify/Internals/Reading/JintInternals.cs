@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -21,6 +22,7 @@ internal static partial class JintInternals
     private const string CallableType = "Jint.Native.ICallable, Jint";
     private const string ExpressionType = "Jint.Runtime.Interpreter.Expressions.JintExpression, Jint";
     private const string PropertyTableType = "Jint.Collections.HybridDictionary`1[[Jint.Runtime.Descriptors.PropertyDescriptor, Jint]], Jint";
+    private const string ProxyType = "Jint.Native.JsProxy, Jint";
 
     /// <summary>
     /// Whether <paramref name="engine"/> is running something for someone: a script, or a host entry such as
@@ -134,4 +136,28 @@ internal static partial class JintInternals
     // internal JsValue?[]? ArrayInstance._dense
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_dense")]
     private static extern ref JsValue?[]? Dense(ArrayInstance array);
+
+    /// <summary>The [[ProxyTarget]] of <paramref name="proxy"/>, a proxy, or null once it is revoked; reading it runs no user code.</summary>
+    public static ObjectInstance? ProxyTarget(ObjectInstance proxy)
+    {
+        Debug.Assert(proxy.GetType() == EngineTypes.Instance.Proxy, "a proxy");
+        return ProxyTargetField(proxy);
+    }
+
+    /// <summary>
+    /// [[GetOwnProperty]](<paramref name="key"/>) of <paramref name="o"/> reduced to whether it is there and enumerable,
+    /// as Jint's own serializer asks it: through the object's ProbeOwnProperty, which agrees with GetOwnProperty and runs
+    /// the same user code (a proxy's getOwnPropertyDescriptor trap), and which a host object may answer without building
+    /// a descriptor (a wrapped dictionary asks ContainsKey).
+    /// </summary>
+    public static bool IsEnumerableOwnProperty(ObjectInstance o, JsValue key) => ProbeOwn(o, key) == OwnPropertyProbe.Enumerable;
+
+    // internal ObjectInstance JsProxy._target (set to null when the proxy is revoked)
+    [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_target")]
+    private static extern ref ObjectInstance? ProxyTargetField([UnsafeAccessorType(ProxyType)] object proxy);
+
+    // internal OwnPropertyProbe ObjectInstance.ProbeOwnPropertyChecked(JsValue property): the virtual protected internal
+    // ProbeOwnProperty, with Jint's host-contract check when that is switched on.
+    [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "ProbeOwnPropertyChecked")]
+    private static extern OwnPropertyProbe ProbeOwn(ObjectInstance o, JsValue property);
 }

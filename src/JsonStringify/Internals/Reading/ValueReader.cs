@@ -25,13 +25,16 @@ internal sealed class ValueReader
     // Stands for the layout of a plain object that has never had a property: it has no hidden class yet.
     private static readonly object s_virgin = new();
 
-    // The readers with every assumption allowed, and with none but the engine's options, which are read for their
-    // meaning (Interop.SerializeToJson), not for speed.
+    // What the public reader still reads of Jint's internals: not for speed but for meaning, Jint's host conventions
+    // that its public API does not reach (Interop.SerializeToJson, and a proxy over a wrapped CLR collection).
+    private const JintAssumption HostConventions = JintAssumption.EngineOptions | JintAssumption.ProxyTarget;
+
+    // The readers with every assumption allowed, and with none but the host conventions.
     private static readonly Lazy<ValueReader> s_fast = new(() => new ValueReader(JintAssumption.All));
-    private static readonly ValueReader s_public = new(JintAssumption.EngineOptions);
+    private static readonly ValueReader s_public = new(HostConventions);
 
     // The public reader given where the fast path was asked for, while the test suite turns it off for the process.
-    private static readonly ValueReader s_forcedPublic = new(JintAssumption.EngineOptions);
+    private static readonly ValueReader s_forcedPublic = new(HostConventions);
 
     // The parts of the fast path this reader may use, whether or not their probes have run.
     private readonly JintAssumption _allowed;
@@ -83,6 +86,11 @@ internal sealed class ValueReader
         // Jint hands back a fresh list, so it is filtered in place. A proxy's ownKeys trap can return symbols even
         // when only strings are asked for; the spec never looks them up.
         List<JsValue> keys = o.GetOwnPropertyKeys(Types.String);
+
+        // Where it may, the reader asks as Jint's serializer does, through the object's own probe: the same answer and
+        // the same user code as GetOwnProperty, but a wrapped CLR dictionary answers it with ContainsKey instead of
+        // converting the value into a descriptor that is thrown away before [[Get]] converts it again.
+        bool probe = Uses(JintAssumption.OwnPropertyProbe);
         int kept = 0;
         for (int i = 0; i < keys.Count; i++)
         {
@@ -92,8 +100,7 @@ internal sealed class ValueReader
                 continue;
             }
 
-            PropertyDescriptor descriptor = o.GetOwnProperty(key);
-            if (descriptor != PropertyDescriptor.Undefined && descriptor.Enumerable)
+            if (probe ? JintInternals.IsEnumerableOwnProperty(o, key) : IsEnumerableOwnProperty(o, key))
             {
                 keys[kept++] = key;
             }
@@ -101,6 +108,13 @@ internal sealed class ValueReader
 
         keys.RemoveRange(kept, keys.Count - kept);
         return keys;
+    }
+
+    // [[GetOwnProperty]](key) is an enumerable property.
+    private static bool IsEnumerableOwnProperty(ObjectInstance o, JsValue key)
+    {
+        PropertyDescriptor descriptor = o.GetOwnProperty(key);
+        return descriptor != PropertyDescriptor.Undefined && descriptor.Enumerable;
     }
 
     /// <summary>Get(o, key).</summary>
@@ -294,6 +308,26 @@ internal sealed class ValueReader
         }
 
         return Uses(JintAssumption.IsArrayOperation) ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
+    }
+
+    /// <summary>
+    /// Whether <paramref name="o"/>, which IsArray said is not an array, serializes as one by Jint's host convention
+    /// (see <see cref="HostObjects"/>): a proxy is looked through to its target where this reader can read it, and is
+    /// an ordinary object otherwise, as the spec has it.
+    /// </summary>
+    public bool IsHostArrayLike(ObjectInstance o)
+    {
+        while (o.GetType() == EngineTypes.Instance.Proxy)
+        {
+            if (!Uses(JintAssumption.ProxyTarget) || JintInternals.ProxyTarget(o) is not { } target)
+            {
+                return false;
+            }
+
+            o = target;
+        }
+
+        return HostObjects.IsArrayLike(o);
     }
 
     /// <summary>A RangeError of <paramref name="engine"/>'s realm with <paramref name="message"/>, whatever a script did to the global binding.</summary>

@@ -35,7 +35,7 @@ internal sealed partial class Walker<TOutput>
             return;
         }
 
-        if (_reader.IsArray(o) || HostObjects.IsArrayLike(o))
+        if (_reader.IsArray(o) || _reader.IsHostArrayLike(o))
         {
             OpenArray(o);
             return;
