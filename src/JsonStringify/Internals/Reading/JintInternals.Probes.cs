@@ -137,8 +137,8 @@ internal static partial class JintInternals
     private static bool ProbeTableReader(TableReader reader)
     {
         // Built with the JSON parser and the public property operations, as the scripts `delete small.b`,
-        // `Object.defineProperty(small, ...)`, `large['k' + i] = i` and so on would: a probe script cost a new process
-        // 50-80 ms, mostly compiling Jint's interpreter.
+        // `Object.defineProperty(small, ...)`, `large['k' + i] = i` and so on would: a probe script would cost a new
+        // process the compiling of Jint's interpreter.
         using var engine = new Engine();
         var parser = new JsonParser(engine);
         var small = (JsObject)parser.Parse("""{"a": 1, "b": "x", "c": null}""");
@@ -338,8 +338,8 @@ internal static partial class JintInternals
     // slots, objects that never had a property, the shape going on deopt, and integer-like keys refused.
     private static bool ProbeHiddenClasses()
     {
-        // The probe objects come from the JSON parser and the public property operations, not from scripts:
-        // compiling Jint's interpreter for probe scripts cost a new process most of this test's 54 ms.
+        // The probe objects come from the JSON parser and the public property operations, not from scripts, which would
+        // cost a new process the compiling of Jint's interpreter.
         using var engine = new Engine();
         var parser = new JsonParser(engine);
         var first = (JsObject)parser.Parse("""{"a": 1, "b": "two", "c": {"d": true}, "e": null, "f": 5.5}""");

@@ -113,10 +113,8 @@ internal sealed partial class Walker<TOutput>
     // array whose elements are all JSON primitives, and an object whose values are (of a hidden class wherever it is,
     // or a property table that is an element of an array) are written whole, after the same depth and cycle checks that
     // opening them would make (the depth limit counts them; an array may be on the stack, emptied by a toJSON).
-    // Hidden-class objects that are properties' values are tried as leaves too: settings after the other corpus
-    // documents took 0.86-0.89 of the time and the event feed 0.97-0.98, where twitter's first 200 calls in a new
-    // process took 1.08-1.17 as long (A/B and --warmup, 2026-11-24). Tables that are properties' values are pushed at
-    // once: tried as leaves, built documents and the lockfile moved 0.91-1.05 either way.
+    // Hidden-class objects that are properties' values are tried as leaves too; tables that are properties' values are
+    // pushed at once, since trying them as leaves gained nothing measurable.
     private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement)
     {
         if (layout is not null)

@@ -29,8 +29,8 @@ internal sealed partial class Walker<TOutput>
         Push(o);
     }
 
-    // A frame for a container that CheckEnter has accepted, with no user code run since. Inlined, so that Enter stays
-    // one call, as it was before Push was split from it for Walker.TryWriteLeaf (a second call cost settings 2-6%).
+    // A frame for a container that CheckEnter has accepted, with no user code run since. Inlined, so that Enter, which
+    // is CheckEnter and Push, stays one call.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void Push(ObjectInstance o)
     {

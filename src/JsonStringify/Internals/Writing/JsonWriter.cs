@@ -595,9 +595,8 @@ internal sealed partial class JsonWriter
 
     // Slices of a long string straight into a UTF-8 sink as escaped ASCII, until the string ends, the output is past
     // the limit, or a slice has a char that is not ASCII: then what is left of that slice (restOfSlice chars, from that
-    // char on) is the caller's to write through the chars. Tiered like the rest of the writer: its tier-1 code inlines
-    // EscapeAscii, and runs the source map and the licences 8-10% faster than when this method is compiled at once
-    // (which makes a source map's calls 300-315 after a lockfile 74 µs instead of 76-79).
+    // char on) is the caller's to write through the chars. Tiered like the rest of the writer, so that its optimised
+    // code inlines EscapeAscii, which code compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest, Utf8Sink utf8, out int restOfSlice)
     {

@@ -143,10 +143,8 @@ internal static class StringEscaper
     /// char that is not ASCII.</param>
     /// <returns>The number of bytes written.</returns>
     /// <remarks>
-    /// Optimised from its first call: only long strings come here, and a process may first meet them late. A source map
-    /// served after 3 s of a lockfile (which has none) ran it unoptimised for its first ~600 calls, at 275 µs a call
-    /// against 64 µs once tiered; optimised at once, its calls 300-315 take 76-79 µs, against 63-66 µs steady (where
-    /// the tiered caller has inlined it).
+    /// Optimised from its first call: only long strings come here, and a process may first meet them late, when tiered
+    /// code would run it unoptimised for hundreds of calls.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     public static int EscapeAscii(ReadOnlySpan<char> value, Span<byte> destination, out int consumed)
@@ -454,11 +452,10 @@ internal static class StringEscaper
 
     // Writes the special char at i (with its low surrogate, for a well-formed pair) at w; returns where the output
     // goes on, and how many chars it read. The indexes are passed and returned by value, so that the caller's loop
-    // keeps them in registers whether or not the JIT inlines this (with a profile of documents without escapes it
-    // did not, and the source map's string result, 4,000 escapes a call, took 1.2-1.4 times as long).
-    // Optimised from its first call: a document of many escapes met late in a process (after many calls whose strings
-    // had none) would otherwise run it unoptimised for its first hundreds of calls (the source map after the lockfile:
-    // 312 µs a call for ~500 calls, then 114 µs), and plain arithmetic like this gains nothing from a profile.
+    // keeps them in registers whether or not the JIT inlines this (a profile of documents without escapes leaves it a
+    // call). Optimised from its first call: a document of many escapes met late in a process (after many calls whose
+    // strings had none) would otherwise run it unoptimised for its first hundreds of calls, and plain arithmetic like
+    // this gains nothing from a profile.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static int EscapeOne(ref ushort source, int length, int i, ref ushort target, int w, out int read)
     {
