@@ -272,21 +272,15 @@ internal static partial class JintInternals
             il.Emit(OpCodes.Conv_I4);
             il.Emit(OpCodes.Bge, full);
             Label nameThere = il.DefineLabel();
-            il.Emit(OpCodes.Ldarg_2);
-            LoadIndex();
-            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            LoadEntryAddress();
             il.Emit(OpCodes.Ldfld, entryName);
             il.Emit(OpCodes.Ldloc, name);
             il.Emit(OpCodes.Beq, nameThere);
-            il.Emit(OpCodes.Ldarg_2);
-            LoadIndex();
-            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            LoadEntryAddress();
             il.Emit(OpCodes.Ldloc, name);
             il.Emit(OpCodes.Stfld, entryName);
             il.MarkLabel(nameThere);
-            il.Emit(OpCodes.Ldarg_2);
-            LoadIndex();
-            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
+            LoadEntryAddress();
             il.Emit(OpCodes.Ldloc, descriptor);
             il.Emit(OpCodes.Stfld, entryDescriptor);
             il.MarkLabel(full);
@@ -303,6 +297,14 @@ internal static partial class JintInternals
             il.Emit(OpCodes.Ldloc, from);
             il.Emit(OpCodes.Ldfld, field);
             il.Emit(OpCodes.Stloc, local);
+        }
+
+        // &entries[start + count]
+        void LoadEntryAddress()
+        {
+            il.Emit(OpCodes.Ldarg_2);
+            LoadIndex();
+            il.Emit(OpCodes.Ldelema, typeof(TableEntry));
         }
 
         // start + count: where the next entry goes.
