@@ -331,4 +331,16 @@ public class ApiTests
         {
         }
     }
+
+    // docs/usage.md: Jint's own JSON.stringify, read before ours is installed, stays callable beside it.
+    [Fact]
+    public void JintsOwnStringifyCanBeKeptBesideOurs()
+    {
+        using var engine = new Engine();
+        engine.Execute("JSON.builtinStringify = JSON.stringify");
+        engine.UseJsonStringify();
+
+        // 2**55: Jint's serializer writes every digit, ours the shortest round-trip ones.
+        Assert.Equal("36028797018963968|36028797018963970", engine.Evaluate("JSON.builtinStringify(2 ** 55) + '|' + JSON.stringify(2 ** 55)").ToString());
+    }
 }

@@ -181,7 +181,7 @@ public class HostCallTests
         second.Join();
 
         Assert.Equal("[1,2,3]", first);
-        Assert.All(failures, e => Assert.Contains("Another thread is serializing with this engine", Assert.IsType<InvalidOperationException>(e).Message));
+        Assert.All(failures, e => Assert.Contains("in progress on another thread", Assert.IsType<InvalidOperationException>(e).Message));
 
         // Once the call is over, any thread may make the next.
         string? later = null;

@@ -36,8 +36,9 @@ internal static class Throw
 
     [DoesNotReturn]
     public static void ConcurrentUse() => throw new InvalidOperationException(
-        "Another thread is serializing with this engine. A Jint Engine and its JsonSerializers serve one thread at a "
-        + "time: give each thread its own engine, or let one call finish before the next starts.");
+        "A serialization with this engine is in progress on another thread: another thread's call, or a SerializeAsync "
+        + "whose task has not completed (it walks on a thread of its own). A Jint Engine and its JsonSerializers serve one "
+        + "thread at a time: give each thread its own engine, or await or let one call finish before the next starts.");
 
     // A caller's IBufferWriter<byte> that broke its contract: the call stops rather than ask it again and again.
     [DoesNotReturn]
