@@ -309,7 +309,7 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteQuotedName(ref Frame frame, JsValue key, string quotedWithColon)
     {
-        _writer.WriteQuotedPropertyName(quotedWithColon, key, frame.Empty);
+        _writer.WriteQuotedPropertyName(quotedWithColon, PlainName(key), frame.Empty);
         frame.Empty = false;
     }
 

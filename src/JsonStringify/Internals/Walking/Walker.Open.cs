@@ -342,7 +342,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            _writer.WriteQuotedPropertyName(names[i], keys[i], i == 0);
+            _writer.WriteQuotedPropertyName(names[i], PlainName(keys[i]), i == 0);
             WritePrimitive(value, type);
             CountWork();
         }
