@@ -17,7 +17,7 @@ internal sealed partial class Walker<TOutput> : IWalker
     where TOutput : struct, IJsonOutput<TOutput>
 {
     // Not readonly: a readonly field of a type parameter would be copied before every call.
-    private TOutput _writer = TOutput.Create();
+    private TOutput _output = TOutput.Create();
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
@@ -46,7 +46,7 @@ internal sealed partial class Walker<TOutput> : IWalker
 
     /// <summary>The output, for the caller to give it the call's destination before the walk, and to read what the call
     /// made (a node output's tree).</summary>
-    public ref TOutput Output => ref _writer;
+    public ref TOutput Output => ref _output;
 
     public void Start(
         JsonSerializer owner,
@@ -67,12 +67,12 @@ internal sealed partial class Walker<TOutput> : IWalker
         _propertyList = propertyList;
         _hostSerializer = owner.HostSerializer;
         _gap = gap;
-        _maxDepth = _writer.LimitDepth(maxDepth);
+        _maxDepth = _output.LimitDepth(maxDepth);
         _itemsSinceCheck = 0;
         _lengthAtCheck = 0;
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
-        _writer.Start(gap, maxLength);
+        _output.Start(gap, maxLength);
     }
 
     public void ReturnShapeCache()
@@ -116,7 +116,7 @@ internal sealed partial class Walker<TOutput> : IWalker
 
         _hostSerializer = null;
         _gap = string.Empty;
-        _writer.Reset();
+        _output.Reset();
     }
 
     /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
@@ -146,7 +146,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         WriteValue(value);
         Run();
         CheckLength();
-        _writer.Complete();
+        _output.Complete();
         return true;
     }
 
