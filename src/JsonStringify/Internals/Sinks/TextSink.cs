@@ -1,9 +1,9 @@
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Where the text output's chars go: the <see cref="JsonWriter"/> hands its char buffer to the call's sink when it fills
-/// up, and at the end of the walk. The chunks of a string, or UTF-8 (transcoded as it goes) into a buffer writer, a
-/// stream or a channel of chunks, or a text writer. A sink sees the text in spans of a few thousand chars, so no
+/// Where the text output's chars go: the <see cref="JsonWriter"/> hands its char buffer to the call's sink when it
+/// fills up, and at the end of the walk. The chunks of a string, or UTF-8 (transcoded as it goes) into a buffer writer,
+/// a stream or a channel of chunks, or a text writer. A sink sees the text in spans of a few thousand chars, so no
 /// destination ever holds the whole document in UTF-16 first. The writer knows a sink only through this class.
 /// </summary>
 internal abstract class TextSink
@@ -52,7 +52,8 @@ internal abstract class TextSink
     /// </summary>
     public virtual Span<byte> GetAsciiSpan(int count) => throw new NotSupportedException("This sink takes chars only.");
 
-    /// <summary>The first <paramref name="count"/> bytes of the last ASCII span are written: as many chars of output.</summary>
+    /// <summary>The first <paramref name="count"/> bytes of the last ASCII span are written: as many chars of
+    /// output.</summary>
     public virtual void AdvanceAscii(int count) => throw new NotSupportedException("This sink takes chars only.");
 
     /// <summary>Drops the destination and any rented buffer, whether or not the walk succeeded.</summary>

@@ -607,11 +607,11 @@ internal sealed partial class JsonWriter
         WriteChar('"');
     }
 
-    // Slices of a long string straight into a sink that takes ASCII (UTF-8) as escaped ASCII, until the string ends, the output is past
-    // the limit, or a slice has a char that is not ASCII: then what is left of that slice (restOfSlice chars, from that
-    // char on) is the caller's to write through the chars. Tiered like the rest of the writer: its tier-1 code inlines
-    // EscapeAscii, and runs the source map and the licences 8-10% faster than when this method is compiled at once
-    // (which makes a source map's calls 300-315 after a lockfile 74 µs instead of 76-79).
+    // Slices of a long string straight into a sink that takes ASCII (UTF-8) as escaped ASCII, until the string ends,
+    // the output is past the limit, or a slice has a char that is not ASCII: then what is left of that slice
+    // (restOfSlice chars, from that char on) is the caller's to write through the chars. Tiered like the rest of the
+    // writer: its tier-1 code inlines EscapeAscii, and runs the source map and the licences 8-10% faster than when this
+    // method is compiled at once (which makes a source map's calls 300-315 after a lockfile 74 µs instead of 76-79).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest, out int restOfSlice)
     {

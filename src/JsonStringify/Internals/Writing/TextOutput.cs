@@ -63,7 +63,8 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
     /// <summary>The text goes as UTF-8 into <paramref name="stream"/>, in chunks.</summary>
     public void WriteTo(Stream stream) => _writer.SetSink(_chunks.Start(stream));
 
-    /// <summary>The text goes as UTF-8 chunks into <paramref name="channel"/>, whose reader returns them to the pool.</summary>
+    /// <summary>The text goes as UTF-8 chunks into <paramref name="channel"/>, whose reader returns them to the
+    /// pool.</summary>
     public void WriteTo(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken) =>
         _writer.SetSink(_chunks.Start(channel, cancellationToken));
 
