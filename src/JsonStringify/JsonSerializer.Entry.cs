@@ -30,14 +30,14 @@ public sealed partial class JsonSerializer
     private PendingWalk _pending;
 
     // The one entry of every overload: the gate, then the walk as one unit of work for the engine's constraints.
-    private bool Run(IWalker walker, object? destination, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    private bool Run(IWalker walker, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
     {
         if (!_gate.Enter())
         {
             // Nested in a call this thread is making on this engine: inside that call's unit of work already.
             try
             {
-                return Walk(walker, destination, value, replacer, space, maxLength);
+                return Walk(walker, value, replacer, space, maxLength);
             }
             finally
             {
@@ -58,13 +58,13 @@ public sealed partial class JsonSerializer
                     Engine.Constraints.Reset();
                 }
 
-                return Walk(walker, destination, value, replacer, space, maxLength);
+                return Walk(walker, value, replacer, space, maxLength);
             }
 
             // Only objects and BigInts (toJSON), replacers and proxies (IsArray) make the walk call into the engine.
             return value.Type is Types.Object or Types.BigInt || replacer is not null && replacer.Type == Types.Object
-                ? WalkAsOneHostCall(walker, destination, value, replacer, space, maxLength)
-                : Walk(walker, destination, value, replacer, space, maxLength);
+                ? WalkAsOneHostCall(walker, value, replacer, space, maxLength)
+                : Walk(walker, value, replacer, space, maxLength);
         }
         finally
         {
@@ -76,7 +76,7 @@ public sealed partial class JsonSerializer
     // The walk inside one public Engine.Call of the host-call function, which resets the constraints if the engine is
     // idle, and makes every call the walk makes a nested one. Whatever the walk throws is carried out of the engine
     // and rethrown as it is, so that no host setting (such as catching CLR exceptions) can turn it into a script error.
-    private bool WalkAsOneHostCall(IWalker walker, object? destination, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    private bool WalkAsOneHostCall(IWalker walker, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
     {
         if (_hostCallFunction is null)
         {
@@ -84,7 +84,7 @@ public sealed partial class JsonSerializer
             _hostCallArguments = [new ClrFunction(Engine, "walk", (_, _) => RunPending())];
         }
 
-        _pending = new PendingWalk(walker, destination, value, replacer, space, maxLength);
+        _pending = new PendingWalk(walker, value, replacer, space, maxLength);
         try
         {
             Engine.Call(_hostCallFunction, JsValue.Undefined, _hostCallArguments!);
@@ -101,7 +101,7 @@ public sealed partial class JsonSerializer
     {
         try
         {
-            _pending.Written = Walk(_pending.Walker!, _pending.Destination, _pending.Value!, _pending.Replacer, _pending.Space, _pending.MaxLength);
+            _pending.Written = Walk(_pending.Walker!, _pending.Value!, _pending.Replacer, _pending.Space, _pending.MaxLength);
         }
         catch (Exception e)
         {
@@ -112,10 +112,9 @@ public sealed partial class JsonSerializer
     }
 
     // The arguments of the walk that the host-call function runs, and its outcome.
-    private struct PendingWalk(IWalker walker, object? destination, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    private struct PendingWalk(IWalker walker, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
     {
         public readonly IWalker? Walker = walker;
-        public readonly object? Destination = destination;
         public readonly JsValue? Value = value;
         public readonly JsValue? Replacer = replacer;
         public readonly JsValue? Space = space;

@@ -35,7 +35,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        return WalkInto(writer, static (walker, destination) => walker.BufferWriterSink.Start(destination), value, replacer, space);
+        return WalkInto(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
@@ -53,7 +53,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, Stream stream)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        return WalkInto(stream, static (walker, destination) => walker.ChunkSink.Start(destination), value, replacer, space);
+        return WalkInto(stream, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
@@ -71,7 +71,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        return WalkInto(writer, static (walker, destination) => walker.TextWriterSink.Start(destination), value, replacer, space);
+        return WalkInto(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, writing asynchronously.</summary>
@@ -150,7 +150,7 @@ public sealed partial class JsonSerializer
         {
             return WalkInto(
                 (chunks, cancellationToken),
-                static (walker, destination) => walker.ChunkSink.Start(destination.chunks, destination.cancellationToken),
+                static (output, destination) => output.WriteTo(destination.chunks, destination.cancellationToken),
                 value,
                 replacer,
                 space);
@@ -161,15 +161,16 @@ public sealed partial class JsonSerializer
         }
     }
 
-    // Rents a walker, points one of its sinks at the destination, walks, and gives the walker back on every path.
+    // Rents a walker, points its text output at the destination, walks, and gives the walker back on every path.
     private bool WalkInto<TDestination>(
-        TDestination destination, Func<Walker<TextOutput>, TDestination, OutputSink> start, JsValue value, JsValue replacer, JsValue space)
+        TDestination destination, Action<TextOutput, TDestination> writeTo, JsValue value, JsValue replacer, JsValue space)
     {
         ArgumentNullException.ThrowIfNull(value);
         Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
         try
         {
-            return Run(walker, start(walker, destination), value, replacer, space, _options.MaxLength);
+            writeTo(walker.Output, destination);
+            return Run(walker, value, replacer, space, _options.MaxLength);
         }
         finally
         {

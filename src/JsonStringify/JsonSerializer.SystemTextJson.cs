@@ -44,7 +44,8 @@ public sealed partial class JsonSerializer
         Walker<Utf8JsonWriterOutput> walker = WalkerPool.Rent<Utf8JsonWriterOutput>();
         try
         {
-            return Run(walker, writer, value, replacer, space, _options.MaxLength);
+            walker.Output.WriteTo(writer);
+            return Run(walker, value, replacer, space, _options.MaxLength);
         }
         finally
         {
@@ -75,7 +76,7 @@ public sealed partial class JsonSerializer
         {
             // No text is made: the string path's limit still bounds an array whose shortest text could not fit.
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
-            bool written = Run(walker, null, value, replacer, null, maxLength);
+            bool written = Run(walker, value, replacer, null, maxLength);
             node = written ? walker.Output.Result : null;
             return written;
         }
@@ -103,7 +104,8 @@ public sealed partial class JsonSerializer
         {
             // The text must fit one buffer: the string path's limit.
             long maxLength = Math.Min(_options.MaxLength, JsonConstants.MaxStringLength);
-            if (!Run(walker, walker.BufferWriterSink.Start(buffer), value, replacer, null, maxLength))
+            walker.Output.WriteTo(buffer);
+            if (!Run(walker, value, replacer, null, maxLength))
             {
                 return null;
             }
@@ -117,9 +119,4 @@ public sealed partial class JsonSerializer
             PooledBufferWriter.Return(buffer);
         }
     }
-
-    // The deepest the walk may nest: the options' MaxDepth, and no deeper than a Utf8JsonWriter allows from where it is.
-    private int MaxDepthFor(object? destination) => destination is Utf8JsonWriter writer
-        ? Utf8JsonWriterOutput.MaxDepthIn(writer, _options.MaxDepth)
-        : _options.MaxDepth;
 }

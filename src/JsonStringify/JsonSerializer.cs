@@ -148,8 +148,8 @@ public sealed partial class JsonSerializer
         try
         {
             long maxLength = Math.Min(_options.MaxLength, longestString);
-            StringSink output = walker.StringSink.Start(_options.CharPool);
-            return Run(walker, output, value, replacer, space, maxLength) ? output.Result : null;
+            StringSink result = walker.Output.WriteToString(_options.CharPool);
+            return Run(walker, value, replacer, space, maxLength) ? result.Result : null;
         }
         finally
         {
@@ -158,9 +158,9 @@ public sealed partial class JsonSerializer
         }
     }
 
-    // JSON.stringify steps 4-12 into a destination (a sink for text); false when the value has no JSON form (then
-    // nothing was written).
-    private bool Walk(IWalker walker, object? destination, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
+    // JSON.stringify steps 4-12 into the destination the walker's output was given; false when the value has no JSON
+    // form (then nothing was written).
+    private bool Walk(IWalker walker, JsValue value, JsValue? replacer, JsValue? space, long maxLength)
     {
         // Steps 4-8, in order: the replacer (a property list is read now), then space.
         JsValue? replacerFunction = null;
@@ -178,14 +178,8 @@ public sealed partial class JsonSerializer
         }
 
         string gap = space is null ? string.Empty : ComputeGap(space);
-        walker.Start(this, destination, replacerFunction, propertyList, gap, maxLength, MaxDepthFor(destination));
-        if (!walker.SerializeRoot(value))
-        {
-            return false;
-        }
-
-        (destination as OutputSink)?.Complete();
-        return true;
+        walker.Start(this, replacerFunction, propertyList, gap, maxLength, _options.MaxDepth);
+        return walker.SerializeRoot(value);
     }
 
     // JSON.stringify step 4.b: strings, numbers, and String and Number objects, in order (PropertyList drops the

@@ -9,7 +9,7 @@ namespace JsonStringify.Internals;
 /// about as long as all the text before it. At the end the chunks are copied once into the result. Output that never
 /// left the writer's own buffer becomes the string straight from it, and rents nothing.
 /// </summary>
-internal sealed class StringSink : OutputSink
+internal sealed class StringSink : TextSink
 {
     /// <summary>The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.</summary>
     public const int MinChunkLength = 8 * 1024;

@@ -1,7 +1,7 @@
 namespace JsonStringify.Internals;
 
 /// <summary>Writes to a <see cref="TextWriter"/> as chars.</summary>
-internal sealed class TextWriterSink : OutputSink
+internal sealed class TextWriterSink : TextSink
 {
     private TextWriter? _writer;
 

@@ -11,7 +11,7 @@ namespace JsonStringify.Internals;
 /// surrogates (QuoteJSONString escapes them), so the UTF-8 is valid; only raw text a host put in (JSON.rawJSON,
 /// SerializeToJson) could carry one, and it becomes U+FFFD, as an encoder's replacement fallback would write it.
 /// </summary>
-internal abstract class Utf8Sink : OutputSink
+internal abstract class Utf8Sink : TextSink
 {
     // The longest UTF-8 sequence: a code point past U+FFFF, which is a surrogate pair in UTF-16.
     private const int MaxBytesPerRune = 4;
@@ -23,6 +23,8 @@ internal abstract class Utf8Sink : OutputSink
 
     // The high surrogate that ended the last span, waiting for the next span's first char; '\0' when there is none.
     private char _pendingHigh;
+
+    public sealed override bool TakesAscii => true;
 
     public override void Complete()
     {
@@ -40,19 +42,15 @@ internal abstract class Utf8Sink : OutputSink
         _pendingHigh = '\0';
     }
 
-    /// <summary>
-    /// Room for <paramref name="count"/> bytes of ASCII that the writer makes itself (escaped text) straight into the
-    /// destination, past the transcoder. The transcoder must hold no half of a surrogate pair then, so that nothing
-    /// comes out of order: the writer flushes its chars first, and they never end in a high surrogate.
-    /// </summary>
-    public Span<byte> GetAsciiSpan(int count)
+    // Past the transcoder: it must hold no half of a surrogate pair then, so that nothing comes out of order. The
+    // writer flushes its chars first, and they never end in a high surrogate.
+    public sealed override Span<byte> GetAsciiSpan(int count)
     {
         Debug.Assert(_pendingHigh == '\0', "no half of a pair waits in the transcoder");
         return Room(count);
     }
 
-    /// <summary>The first <paramref name="count"/> bytes of the last span are written: as many chars of output.</summary>
-    public void AdvanceAscii(int count)
+    public sealed override void AdvanceAscii(int count)
     {
         Advance(count);
         Length += count;

@@ -2,7 +2,6 @@ using System.Collections;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text.Json.Nodes;
-using Jint.Native;
 
 namespace JsonStringify.Internals;
 
@@ -29,11 +28,17 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
     /// <summary>The node the last successful call built (null for JSON null).</summary>
     public JsonNode? Result => _builder.Root;
 
+    // A node's name is the plain one.
+    public static bool NeedsPlainNames => true;
+
     public static JsonNodeOutput Create() => new(new Builder());
 
-    public void Start(object? destination, string gap, long maxLength)
+    // No destination: the tree is read from Result after the call.
+    public int LimitDepth(int maxDepth) => maxDepth;
+
+    public void Start(string gap, long maxLength)
     {
-        Debug.Assert(destination is null && gap.Length == 0, "nodes have no destination and no layout");
+        Debug.Assert(gap.Length == 0, "nodes have no layout");
         _builder.Start();
     }
 
@@ -66,7 +71,7 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
     public void WritePropertyName(string name, bool first) => _builder.Name = name;
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first) => _builder.Name = key.ToString();
+    public void WriteQuotedPropertyName(string quotedWithColon, string? name, bool first) => _builder.Name = name;
 
     public void EndObject(bool empty) => _builder.End();
 

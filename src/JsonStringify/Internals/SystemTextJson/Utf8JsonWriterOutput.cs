@@ -3,7 +3,6 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Text.Encodings.Web;
 using System.Text.Json;
-using Jint.Native;
 
 namespace JsonStringify.Internals;
 
@@ -40,29 +39,36 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         get => _state.Writer!;
     }
 
+    // A name not yet encoded for the writer's encoder is encoded from its plain form.
+    public static bool NeedsPlainNames => true;
+
     public static Utf8JsonWriterOutput Create() => new(new State());
 
-    /// <summary>How deep the walk may nest in <paramref name="writer"/>: no deeper than the writer allows from where it
-    /// is, so that too deep a value is the RangeError of the other overloads, never the writer's own exception.</summary>
-    public static int MaxDepthIn(Utf8JsonWriter writer, int maxDepth) =>
-        Math.Min(maxDepth, Math.Max(0, writer.Options.MaxDepth - writer.CurrentDepth));
-
-    public void Start(object? destination, string gap, long maxLength)
+    /// <summary>The tokens go into <paramref name="writer"/>, the caller's, from where it is.</summary>
+    public void WriteTo(Utf8JsonWriter writer)
     {
-        Debug.Assert(destination is Utf8JsonWriter, "the destination is the caller's writer");
+        Debug.Assert(_state.Writer is null, "one writer per call");
+        _state.Writer = writer;
+    }
+
+    // No deeper than the writer allows from where it is, so that too deep a value is the RangeError of the other
+    // overloads, never the writer's own exception.
+    public int LimitDepth(int maxDepth) => Math.Min(maxDepth, Math.Max(0, Writer.Options.MaxDepth - Writer.CurrentDepth));
+
+    public void Start(string gap, long maxLength)
+    {
         if (gap.Length != 0)
         {
             Throw.SpaceWithUtf8JsonWriter();
         }
 
-        var writer = Unsafe.As<Utf8JsonWriter>(destination)!;
+        Utf8JsonWriter writer = Writer;
         if (writer.Options.Encoder != _state.Encoder)
         {
             _state.Names.Clear();
             _state.Encoder = writer.Options.Encoder;
         }
 
-        _state.Writer = writer;
         _state.Indented = writer.Options.Indented;
         if (_state.Indented)
         {
@@ -180,13 +186,13 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     // A name cached per hidden class or property list is encoded once for the writer's encoder, and kept until its
     // value comes, so that the two go in with one call (WriteString(name, value), ...).
-    public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first)
+    public void WriteQuotedPropertyName(string quotedWithColon, string? name, bool first)
     {
         Debug.Assert(!_state.HasName, "a name is followed by its value");
+        Debug.Assert(name is not null, "this output needs plain names");
         _state.ArrayElement = false;
         if (!_state.Names.TryGetValue(quotedWithColon, out JsonEncodedText encoded))
         {
-            string name = key.ToString();
             if (name.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd))
             {
                 Writer.WritePropertyName(name);

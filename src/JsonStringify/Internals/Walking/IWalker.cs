@@ -4,13 +4,13 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// A walker of any output, as the serializer's entry (<see cref="JsonSerializer"/>'s Run and Walk) sees it: the
-/// entry is the same for every output, and makes these two calls once per call.
+/// entry is the same for every output, and makes these two calls once per call. The destination is the output's own,
+/// given to it before (see <see cref="Walker{TOutput}.Output"/>).
 /// </summary>
 internal interface IWalker
 {
     void Start(
         JsonSerializer owner,
-        object? destination,
         JsValue? replacer,
         PropertyList? propertyList,
         string gap,

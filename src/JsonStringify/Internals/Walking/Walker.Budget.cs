@@ -21,7 +21,7 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CountWork()
     {
-        if (++_itemsSinceCheck >= JsonConstants.ConstraintCheckItems || _writer.Length >= _nextCheckLength)
+        if (++_itemsSinceCheck >= JsonConstants.ConstraintCheckItems || _output.Length >= _nextCheckLength)
         {
             CheckWork();
         }
@@ -31,7 +31,7 @@ internal sealed partial class Walker<TOutput>
     private void CheckWork()
     {
         CheckLength();
-        long length = _writer.Length;
+        long length = _output.Length;
         if (_itemsSinceCheck >= JsonConstants.ConstraintCheckItems || length - _lengthAtCheck >= JsonConstants.ConstraintCheckChars)
         {
             _itemsSinceCheck = 0;
@@ -48,7 +48,7 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void CheckLength()
     {
-        if (_writer.IsOverLimit)
+        if (_output.IsOverLimit)
         {
             Throw.InvalidStringLength(_engine, _reader);
         }

@@ -97,7 +97,7 @@ internal sealed partial class Walker<TOutput>
         while (frame.Index < frame.Count)
         {
             ulong i = frame.Index++;
-            _writer.WriteSeparator(i == 0);
+            _output.WriteSeparator(i == 0);
 
             // A present element of a dense array is read from its storage; every other element goes through [[Get]].
             JsValue value;
@@ -133,7 +133,7 @@ internal sealed partial class Walker<TOutput>
             {
                 // undefined, a function or a symbol: null, a value like any other for the length limit and the
                 // constraints (an array of holes is all nulls).
-                _writer.WriteNull();
+                _output.WriteNull();
                 CountWork();
                 continue;
             }
@@ -300,7 +300,7 @@ internal sealed partial class Walker<TOutput>
     // A table object's property name, quoted here, with the separator before it.
     private void WriteName(ref Frame frame, string name)
     {
-        _writer.WritePropertyName(name, frame.Empty);
+        _output.WritePropertyName(name, frame.Empty);
         frame.Empty = false;
     }
 
@@ -309,7 +309,7 @@ internal sealed partial class Walker<TOutput>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void WriteQuotedName(ref Frame frame, JsValue key, string quotedWithColon)
     {
-        _writer.WriteQuotedPropertyName(quotedWithColon, key, frame.Empty);
+        _output.WriteQuotedPropertyName(quotedWithColon, PlainName(key), frame.Empty);
         frame.Empty = false;
     }
 
@@ -325,11 +325,11 @@ internal sealed partial class Walker<TOutput>
     {
         if (frame.Kind == FrameKind.Array)
         {
-            _writer.EndArray(frame.Count == 0);
+            _output.EndArray(frame.Count == 0);
         }
         else
         {
-            _writer.EndObject(frame.Empty);
+            _output.EndObject(frame.Empty);
         }
 
         if (frame.Kind == FrameKind.TableObject)
@@ -340,7 +340,7 @@ internal sealed partial class Walker<TOutput>
         }
 
         Exit();
-        if (_writer.Length >= _nextCheckLength)
+        if (_output.Length >= _nextCheckLength)
         {
             CheckWork();
         }

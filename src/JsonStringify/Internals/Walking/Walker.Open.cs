@@ -31,7 +31,7 @@ internal sealed partial class Walker<TOutput>
 
         if (o.GetType() == _types.RawJson)
         {
-            _writer.WriteRaw(TypeConverter.ToString(o.Get(s_rawJson, o)));
+            _output.WriteRaw(TypeConverter.ToString(o.Get(s_rawJson, o)));
             return;
         }
 
@@ -54,12 +54,12 @@ internal sealed partial class Walker<TOutput>
     // indentation of the current line (null at the root and in compact output, as Jint passes it).
     private void WriteHostJson(IObjectWrapper wrapper)
     {
-        string? indent = _writer.Depth == 0 || _gap.Length == 0 ? null : Indentation.Create(string.Empty, _gap, _writer.Depth);
+        string? indent = _output.Depth == 0 || _gap.Length == 0 ? null : Indentation.Create(string.Empty, _gap, _output.Depth);
         string? json = _hostSerializer!(wrapper.Target, _gap, indent);
         InvalidatePurity();
         if (!string.IsNullOrEmpty(json))
         {
-            _writer.WriteRaw(json);
+            _output.WriteRaw(json);
         }
     }
 
@@ -68,7 +68,7 @@ internal sealed partial class Walker<TOutput>
     private void OpenObject(ObjectInstance o)
     {
         Enter(o);
-        _writer.StartObject();
+        _output.StartObject();
         ShapeLayout? layout = GetLayout(o, out object? shape);
         ref Frame frame = ref _frames[_depth - 1];
         if (_propertyList is null && layout is not null)
@@ -122,7 +122,7 @@ internal sealed partial class Walker<TOutput>
             if (layout.Keys.Length == 0)
             {
                 CheckEnter(Unsafe.As<JsObject>(value));
-                _writer.WriteEmptyObject();
+                _output.WriteEmptyObject();
                 return false;
             }
 
@@ -148,7 +148,7 @@ internal sealed partial class Walker<TOutput>
         }
 
         CheckEnter(array);
-        _writer.WriteEmptyArray();
+        _output.WriteEmptyArray();
         return false;
     }
 
@@ -178,18 +178,18 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            _writer.WriteSeparator(i == 0);
+            _output.WriteSeparator(i == 0);
             WritePrimitive(value, type);
             CountWork();
         }
 
         if (i == length)
         {
-            _writer.EndArray(empty: false);
+            _output.EndArray(empty: false);
             return false;
         }
 
-        // Nothing has run since CheckEnter but the writer and the work budget, which cannot reach the stack.
+        // Nothing has run since CheckEnter but the output and the work budget, which cannot reach the stack.
         Push(array);
         ref Frame frame = ref _frames[_depth - 1];
         frame.Start(FrameKind.Array, length);
@@ -203,7 +203,7 @@ internal sealed partial class Walker<TOutput>
     {
         Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
         Enter(o);
-        _writer.StartObject();
+        _output.StartObject();
         StartPureTable();
     }
 
@@ -218,12 +218,12 @@ internal sealed partial class Walker<TOutput>
         Debug.Assert(ReferenceEquals(_tableAheadOwner, o) && _tableAheadEpoch == _epoch && _propertyList is null, "IsPure read this table just now");
         Debug.Assert(_replacer is null, "a pure walk");
         CheckEnter(o);
-        _writer.StartObject();
+        _output.StartObject();
         int count = _tableAhead.Count;
         int written = 0;
         for (; written < count; written++)
         {
-            // The descriptors are the properties themselves: nothing but the writer and the work budget has run since
+            // The descriptors are the properties themselves: nothing but the output and the work budget has run since
             // the table was read.
             ref TableEntry entry = ref _tables.Entries[_tableAhead.Start + written];
             PropertyDescriptor descriptor = entry.Descriptor;
@@ -239,14 +239,14 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            _writer.WritePropertyName(entry.Name, written == 0);
+            _output.WritePropertyName(entry.Name, written == 0);
             WritePrimitive(value, type);
             CountWork();
         }
 
         if (written == count)
         {
-            _writer.EndObject(empty: count == 0);
+            _output.EndObject(empty: count == 0);
             DropTableReadAhead();
             return false;
         }
@@ -271,7 +271,7 @@ internal sealed partial class Walker<TOutput>
     private void OpenShapedObject(JsObject o, object shape, ShapeLayout layout)
     {
         Enter(o);
-        _writer.StartObject();
+        _output.StartObject();
         StartShapedObject(ref _frames[_depth - 1], shape, layout);
     }
 
@@ -299,17 +299,17 @@ internal sealed partial class Walker<TOutput>
     private bool TryWriteLeaf(JsObject o, object shape, ShapeLayout layout)
     {
         CheckEnter(o);
-        _writer.StartObject();
+        _output.StartObject();
         int written = WriteLeadingPrimitives(o, shape, layout);
         if (written == layout.Keys.Length)
         {
-            _writer.EndObject(empty: false);
+            _output.EndObject(empty: false);
             return false;
         }
 
         layout.LeafTriesSkipped = JsonConstants.LeafTriesSkipped;
 
-        // Nothing has run since CheckEnter but the writer and the work budget, which cannot reach the stack.
+        // Nothing has run since CheckEnter but the output and the work budget, which cannot reach the stack.
         Push(o);
         ref Frame frame = ref _frames[_depth - 1];
         StartShapedObject(ref frame, shape, layout);
@@ -340,7 +340,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            _writer.WriteQuotedPropertyName(names[i], keys[i], i == 0);
+            _output.WriteQuotedPropertyName(names[i], PlainName(keys[i]), i == 0);
             WritePrimitive(value, type);
             CountWork();
         }
@@ -376,11 +376,11 @@ internal sealed partial class Walker<TOutput>
         // (none for a CLR object that the host serializer writes as nothing). When even that is past the limit, the
         // RangeError comes now, before any element is read, as V8 throws for a length of 2**32 + 1.
         ulong shortest = (_hostSerializer is null ? 2 * length : length) + 1;
-        if ((ulong)_writer.Length + shortest > (ulong)_lengthLimit)
+        if ((ulong)_output.Length + shortest > (ulong)_lengthLimit)
         {
             Throw.InvalidStringLength(_engine, _reader);
         }
 
-        _writer.StartArray();
+        _output.StartArray();
     }
 }

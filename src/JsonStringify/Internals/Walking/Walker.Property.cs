@@ -124,19 +124,19 @@ internal sealed partial class Walker<TOutput>
     {
         if (type == Types.String)
         {
-            _writer.WriteString(value.ToString());
+            _output.WriteString(value.ToString());
         }
         else if (type == Types.Number)
         {
-            _writer.WriteNumber(value.AsNumber());
+            _output.WriteNumber(value.AsNumber());
         }
         else if (type == Types.Boolean)
         {
-            _writer.WriteBoolean(value.AsBoolean());
+            _output.WriteBoolean(value.AsBoolean());
         }
         else
         {
-            _writer.WriteNull();
+            _output.WriteNull();
         }
     }
 }

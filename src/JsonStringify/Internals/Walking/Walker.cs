@@ -17,7 +17,7 @@ internal sealed partial class Walker<TOutput> : IWalker
     where TOutput : struct, IJsonOutput<TOutput>
 {
     // Not readonly: a readonly field of a type parameter would be copied before every call.
-    private TOutput _writer = TOutput.Create();
+    private TOutput _output = TOutput.Create();
 
     private Engine _engine = null!;
     private JsonSerializer _owner = null!;
@@ -44,21 +44,12 @@ internal sealed partial class Walker<TOutput> : IWalker
     /// <summary>How deep the cycle stack grew; a walker that grew very deep is not kept by the pool.</summary>
     public int StackCapacity => _frames.Length;
 
-    /// <summary>The sinks this walker can write to; each is reused by the calls that rent the walker.</summary>
-    public StringSink StringSink { get; } = new();
-
-    public BufferWriterSink BufferWriterSink { get; } = new();
-
-    public ChunkSink ChunkSink { get; } = new();
-
-    public TextWriterSink TextWriterSink { get; } = new();
-
-    /// <summary>The output, for the caller to read what a call made (a node output's tree).</summary>
-    public ref TOutput Output => ref _writer;
+    /// <summary>The output, for the caller to give it the call's destination before the walk, and to read what the call
+    /// made (a node output's tree).</summary>
+    public ref TOutput Output => ref _output;
 
     public void Start(
         JsonSerializer owner,
-        object? destination,
         JsValue? replacer,
         PropertyList? propertyList,
         string gap,
@@ -76,12 +67,12 @@ internal sealed partial class Walker<TOutput> : IWalker
         _propertyList = propertyList;
         _hostSerializer = owner.HostSerializer;
         _gap = gap;
-        _maxDepth = maxDepth;
+        _maxDepth = _output.LimitDepth(maxDepth);
         _itemsSinceCheck = 0;
         _lengthAtCheck = 0;
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
-        _writer.Start(destination, gap, maxLength);
+        _output.Start(gap, maxLength);
     }
 
     public void ReturnShapeCache()
@@ -93,7 +84,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         }
     }
 
-    /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or output.</summary>
+    /// <summary>Drops every reference the call took, so that a pooled walker pins no engine or destination.</summary>
     public void Reset()
     {
         if (_shapeCache == _ownShapeCache)
@@ -125,11 +116,7 @@ internal sealed partial class Walker<TOutput> : IWalker
 
         _hostSerializer = null;
         _gap = string.Empty;
-        _writer.Reset();
-        StringSink.Release();
-        BufferWriterSink.Release();
-        ChunkSink.Release();
-        TextWriterSink.Release();
+        _output.Reset();
     }
 
     /// <summary>SerializeJSONProperty for the root; false when the value has no JSON form.</summary>
@@ -159,9 +146,14 @@ internal sealed partial class Walker<TOutput> : IWalker
         WriteValue(value);
         Run();
         CheckLength();
-        _writer.Complete();
+        _output.Complete();
         return true;
     }
+
+    // The plain name beside a quoted one, for an output that needs it (see IJsonOutput.WriteQuotedPropertyName). The
+    // test is a constant of the output type, so for text, which needs none, no name is made and nothing is tested.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static string? PlainName(JsValue key) => TOutput.NeedsPlainNames ? key.ToString() : null;
 
     // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container, and
     // each kind sets the fields it reads. The class remembered for children stays valid from one container to the next.

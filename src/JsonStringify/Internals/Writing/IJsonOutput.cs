@@ -1,13 +1,14 @@
-using Jint.Native;
-
 namespace JsonStringify.Internals;
 
 /// <summary>
 /// What the walker tells its output, token by token: the seam between the spec algorithm and what is made of it. The
 /// walker is generic over a struct that implements this (<see cref="Walker{TOutput}"/>), so the JIT compiles one walker
 /// per output and every call below is direct and inlinable: the text path (<see cref="TextOutput"/>) runs the same
-/// code it ran when the walker held a <see cref="JsonWriter"/>. Each output is a struct around one object that keeps its
-/// state, created once per pooled walker.
+/// code it ran when the walker held a <see cref="JsonWriter"/>. Each output is a struct around the objects that keep its
+/// state, created once per pooled walker. An output's destination is its own business, and typed: the entry hands it
+/// to the output itself (e.g. <see cref="TextOutput.WriteTo(Stream)"/>, <see cref="Utf8JsonWriterOutput.WriteTo"/>)
+/// before the walk starts, and the walker never sees it. Nothing of the engine crosses this seam: names are strings,
+/// values strings, doubles and booleans.
 /// </summary>
 /// <typeparam name="TSelf">The output type itself.</typeparam>
 internal interface IJsonOutput<TSelf>
@@ -22,11 +23,20 @@ internal interface IJsonOutput<TSelf>
     /// <summary>True once <see cref="Length"/> is past the longest the output may be.</summary>
     bool IsOverLimit { get; }
 
+    /// <summary>
+    /// Whether <see cref="WriteQuotedPropertyName"/> needs the plain name beside the quoted one: a text output writes
+    /// the quoted name as it is, and the walker makes no plain name for it.
+    /// </summary>
+    static abstract bool NeedsPlainNames { get; }
+
     /// <summary>A new output with its own state, for a new walker.</summary>
     static abstract TSelf Create();
 
-    /// <summary>Starts a call: <paramref name="destination"/> is the output's own (a sink, a writer, or none).</summary>
-    void Start(object? destination, string gap, long maxLength);
+    /// <summary>How deep the walk may nest in this call's destination: at most <paramref name="maxDepth"/>.</summary>
+    int LimitDepth(int maxDepth);
+
+    /// <summary>Starts a call, into the destination the entry gave the output.</summary>
+    void Start(string gap, long maxLength);
 
     /// <summary>The walk is over and succeeded: hand out whatever is still held.</summary>
     void Complete();
@@ -51,10 +61,10 @@ internal interface IJsonOutput<TSelf>
     void WritePropertyName(string name, bool first);
 
     /// <summary>
-    /// A property's name already quoted and followed by ':' (cached per hidden class or property list), and its key,
-    /// whose string is the plain name, for outputs that do not make text.
+    /// A property's name already quoted and followed by ':' (one string per hidden class or property list, so outputs
+    /// may cache by its reference), and the plain name, which is null unless <see cref="NeedsPlainNames"/>.
     /// </summary>
-    void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first);
+    void WriteQuotedPropertyName(string quotedWithColon, string? name, bool first);
 
     void EndObject(bool empty);
 

@@ -6,10 +6,10 @@ using System.Runtime.Intrinsics;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// Writes JSON tokens, separators and indentation. Tokens go into a char buffer with a local index, which is handed to
-/// the call's <see cref="OutputSink"/> when full: a UTF-8 destination transcodes it and gives it back, the string sink
-/// keeps it as a chunk of the result and gives a longer one. Number digits are formatted straight into it. It never
-/// asks the engine for anything: the walker hands it strings and doubles.
+/// The text output's writer: JSON tokens, separators and indentation as chars. Tokens go into a char buffer with a
+/// local index, which is handed to the call's <see cref="TextSink"/> when full: a UTF-8 destination transcodes it and
+/// gives it back, the string sink keeps it as a chunk of the result and gives a longer one. Number digits are formatted
+/// straight into it. It never asks the engine for anything: the walker hands it strings and doubles.
 /// </summary>
 internal sealed partial class JsonWriter
 {
@@ -39,7 +39,7 @@ internal sealed partial class JsonWriter
     // call to the BCL's memmove; a two-space gap stays within it down to depth 15.
     private const int MaxInlineLine = 2 * MaxInlineCopy;
 
-    // The writer's own buffer, and the one it writes in: its own, or one its sink handed it (see OutputSink.TakeBuffer),
+    // The writer's own buffer, and the one it writes in: its own, or one its sink handed it (see TextSink.TakeBuffer),
     // which is never shorter. Only the sink's release may take a handed buffer back, after Reset.
     private readonly char[] _ownBuffer = new char[BufferLength];
     private char[] _buffer;
@@ -47,7 +47,7 @@ internal sealed partial class JsonWriter
     // The line break, then indentation enough for the deepest line so far: a prefix of it starts each line.
     private char[] _newLine = [];
     private int _pos;
-    private OutputSink? _sink;
+    private TextSink? _sink;
     private string _gap = string.Empty;
 
     // Whether _gap is not empty: asked at every name and separator, where reading the gap's length took one load
@@ -67,9 +67,19 @@ internal sealed partial class JsonWriter
 
     public JsonWriter() => _buffer = _ownBuffer;
 
-    public void Start(OutputSink sink, string gap, long maxLength)
+    /// <summary>The sink of this call, once <see cref="SetSink"/> chose it; null after <see cref="Reset"/>.</summary>
+    public TextSink? Sink => _sink;
+
+    /// <summary>Chooses where this call's text goes: a sink its output has started on the destination.</summary>
+    public void SetSink(TextSink sink)
     {
+        Debug.Assert(_sink is null, "one sink per call");
         _sink = sink;
+    }
+
+    public void Start(string gap, long maxLength)
+    {
+        Debug.Assert(_sink is not null, "the output chose a sink before the walk");
         _buffer = _ownBuffer;
         if (gap != _gap)
         {
@@ -83,11 +93,15 @@ internal sealed partial class JsonWriter
         _maxLength = maxLength;
     }
 
-    /// <summary>Hands what is still buffered to the sink as the end of the output; call once the walk is done.</summary>
+    /// <summary>
+    /// Hands what is still buffered to the sink as the end of the output, and has the sink write out what it holds;
+    /// call once the walk is done.
+    /// </summary>
     public void Complete()
     {
         _sink!.WriteLast(_buffer.AsSpan(0, _pos));
         _pos = 0;
+        _sink.Complete();
     }
 
     /// <summary>Hands what is buffered to the sink.</summary>
@@ -548,23 +562,23 @@ internal sealed partial class JsonWriter
     }
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
-    // the limit, so that the limit is noticed before the output grows to an impossible size. Into a UTF-8 sink, the
-    // slices go straight in as escaped ASCII (WriteAsciiSlices), and only the rest of a slice from its first char that
-    // is not ASCII goes through the chars and the sink's transcoder.
+    // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
+    // ASCII (UTF-8), the slices go straight in as escaped ASCII (WriteAsciiSlices), and only the rest of a slice from
+    // its first char that is not ASCII goes through the chars and the sink's transcoder.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');
-        Utf8Sink? utf8 = _sink as Utf8Sink;
+        bool ascii = _sink!.TakesAscii;
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            if (utf8 is not null)
+            if (ascii)
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
                 // (the opening quote, or an escaped slice, which never ends in half a pair).
                 Flush();
-                rest = WriteAsciiSlices(rest, utf8, out int restOfSlice);
+                rest = WriteAsciiSlices(rest, out int restOfSlice);
                 if (restOfSlice != 0)
                 {
                     // The rest of that slice, in the char buffer's slices (and at least two chars, so that a slice
@@ -593,21 +607,22 @@ internal sealed partial class JsonWriter
         WriteChar('"');
     }
 
-    // Slices of a long string straight into a UTF-8 sink as escaped ASCII, until the string ends, the output is past
-    // the limit, or a slice has a char that is not ASCII: then what is left of that slice (restOfSlice chars, from that
-    // char on) is the caller's to write through the chars. Tiered like the rest of the writer, so that its optimised
-    // code inlines EscapeAscii, which code compiled at the first call does not.
+    // Slices of a long string straight into a sink that takes ASCII (UTF-8) as escaped ASCII, until the string ends,
+    // the output is past the limit, or a slice has a char that is not ASCII: then what is left of that slice
+    // (restOfSlice chars, from that char on) is the caller's to write through the chars. Tiered like the rest of the
+    // writer, so that its optimised code inlines EscapeAscii, which code compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest, Utf8Sink utf8, out int restOfSlice)
+    private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest, out int restOfSlice)
     {
+        TextSink sink = _sink!;
         while (!rest.IsEmpty && !IsOverLimit)
         {
             // As long a slice as the sink's span holds escaped (6 bytes a char), from one of the char buffer's slices
             // up to MaxAsciiSlice: the fewer the slices, the less the calls around each cost (licenses: 0.87 of the
             // time of slices of 682 chars).
-            Span<byte> bytes = utf8.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
+            Span<byte> bytes = sink.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
-            utf8.AdvanceAscii(StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed));
+            sink.AdvanceAscii(StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed));
             rest = rest[consumed..];
             if (consumed < take)
             {

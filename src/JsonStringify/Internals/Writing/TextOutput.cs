@@ -1,18 +1,30 @@
-using System.Diagnostics;
+using System.Buffers;
 using System.Runtime.CompilerServices;
-using Jint.Native;
+using System.Threading.Channels;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The JSON text output: every call goes straight to the walker's <see cref="JsonWriter"/>, which hands its char buffer
-/// to an <see cref="OutputSink"/> (a string, UTF-8, a stream, a text writer).
+/// The JSON text output: every call goes straight to its <see cref="JsonWriter"/>, which hands its char buffer to the
+/// call's <see cref="TextSink"/>. The output owns one sink of each kind it can write to, reused from call to call; the
+/// entry chooses the destination of a call with one of the <c>WriteTo</c> methods before the walk starts.
 /// </summary>
 internal readonly struct TextOutput : IJsonOutput<TextOutput>
 {
     private readonly JsonWriter _writer;
+    private readonly StringSink _string;
+    private readonly BufferWriterSink _bufferWriter;
+    private readonly ChunkSink _chunks;
+    private readonly TextWriterSink _textWriter;
 
-    private TextOutput(JsonWriter writer) => _writer = writer;
+    private TextOutput(JsonWriter writer)
+    {
+        _writer = writer;
+        _string = new StringSink();
+        _bufferWriter = new BufferWriterSink();
+        _chunks = new ChunkSink();
+        _textWriter = new TextWriterSink();
+    }
 
     public int Depth
     {
@@ -32,17 +44,47 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
         get => _writer.IsOverLimit;
     }
 
+    // Text has no other plain form of a name than its quoted one.
+    public static bool NeedsPlainNames => false;
+
     public static TextOutput Create() => new(new JsonWriter());
 
-    public void Start(object? destination, string gap, long maxLength)
+    /// <summary>The text goes into a string built from chunks of <paramref name="pool"/>: the sink's result once the
+    /// walk succeeded.</summary>
+    public StringSink WriteToString(ArrayPool<char> pool)
     {
-        Debug.Assert(destination is OutputSink, "text goes to a sink");
-        _writer.Start(Unsafe.As<OutputSink>(destination)!, gap, maxLength);
+        _writer.SetSink(_string.Start(pool));
+        return _string;
     }
+
+    /// <summary>The text goes as UTF-8 into <paramref name="writer"/>.</summary>
+    public void WriteTo(IBufferWriter<byte> writer) => _writer.SetSink(_bufferWriter.Start(writer));
+
+    /// <summary>The text goes as UTF-8 into <paramref name="stream"/>, in chunks.</summary>
+    public void WriteTo(Stream stream) => _writer.SetSink(_chunks.Start(stream));
+
+    /// <summary>The text goes as UTF-8 chunks into <paramref name="channel"/>, whose reader returns them to the
+    /// pool.</summary>
+    public void WriteTo(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken) =>
+        _writer.SetSink(_chunks.Start(channel, cancellationToken));
+
+    /// <summary>The text goes as chars into <paramref name="writer"/>.</summary>
+    public void WriteTo(TextWriter writer) => _writer.SetSink(_textWriter.Start(writer));
+
+    public int LimitDepth(int maxDepth) => maxDepth;
+
+    public void Start(string gap, long maxLength) => _writer.Start(gap, maxLength);
 
     public void Complete() => _writer.Complete();
 
-    public void Reset() => _writer.Reset();
+    // The writer first: the buffer it writes in may be a chunk its sink handed it, which only the sink's release gives
+    // back.
+    public void Reset()
+    {
+        TextSink? sink = _writer.Sink;
+        _writer.Reset();
+        sink?.Release();
+    }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNull() => _writer.WriteNull();
@@ -66,7 +108,7 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
     public void WritePropertyName(string name, bool first) => _writer.WritePropertyName(name, first);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteQuotedPropertyName(string quotedWithColon, JsValue key, bool first) =>
+    public void WriteQuotedPropertyName(string quotedWithColon, string? name, bool first) =>
         _writer.WriteQuotedPropertyName(quotedWithColon, first);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -1,0 +1,71 @@
+namespace JsonStringify.Internals;
+
+/// <summary>
+/// Where the text output's chars go: the <see cref="JsonWriter"/> hands its char buffer to the call's sink when it
+/// fills up, and at the end of the walk. The chunks of a string, or UTF-8 (transcoded as it goes) into a buffer writer,
+/// a stream or a channel of chunks, or a text writer. A sink sees the text in spans of a few thousand chars, so no
+/// destination ever holds the whole document in UTF-16 first. The writer knows a sink only through this class.
+/// </summary>
+internal abstract class TextSink
+{
+    /// <summary>How many chars have been written to the sink in this call.</summary>
+    public long Length { get; protected set; }
+
+    /// <summary>
+    /// Whether the sink takes ASCII that the writer makes itself (a long string, escaped) as bytes straight into its
+    /// destination, past the char buffer (<see cref="GetAsciiSpan"/>, <see cref="AdvanceAscii"/>): a UTF-8 sink does,
+    /// since ASCII is its own UTF-8.
+    /// </summary>
+    public virtual bool TakesAscii => false;
+
+    public void Write(ReadOnlySpan<char> chars)
+    {
+        WriteCore(chars);
+        Length += chars.Length;
+    }
+
+    /// <summary>Writes the last chars of the output (perhaps none).</summary>
+    public void WriteLast(ReadOnlySpan<char> chars)
+    {
+        WriteLastCore(chars);
+        Length += chars.Length;
+    }
+
+    /// <summary>
+    /// Takes the writer's buffer, whose first <paramref name="count"/> chars are output, and returns the buffer the
+    /// writer goes on in, at least as long. By default the chars are written out and the same buffer comes back.
+    /// </summary>
+    public virtual char[] TakeBuffer(char[] buffer, int count)
+    {
+        Write(buffer.AsSpan(0, count));
+        return buffer;
+    }
+
+    /// <summary>The walk is over and succeeded: write out whatever the sink still holds.</summary>
+    public virtual void Complete()
+    {
+    }
+
+    /// <summary>
+    /// Room for <paramref name="count"/> bytes of ASCII straight into the destination; only where
+    /// <see cref="TakesAscii"/>. The writer flushes its chars first, so that nothing comes out of order.
+    /// </summary>
+    public virtual Span<byte> GetAsciiSpan(int count) => throw new NotSupportedException("This sink takes chars only.");
+
+    /// <summary>The first <paramref name="count"/> bytes of the last ASCII span are written: as many chars of
+    /// output.</summary>
+    public virtual void AdvanceAscii(int count) => throw new NotSupportedException("This sink takes chars only.");
+
+    /// <summary>Drops the destination and any rented buffer, whether or not the walk succeeded.</summary>
+    public virtual void Release() => Length = 0;
+
+    protected abstract void WriteCore(ReadOnlySpan<char> chars);
+
+    protected virtual void WriteLastCore(ReadOnlySpan<char> chars)
+    {
+        if (!chars.IsEmpty)
+        {
+            WriteCore(chars);
+        }
+    }
+}
