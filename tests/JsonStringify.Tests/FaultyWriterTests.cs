@@ -192,6 +192,39 @@ public class FaultyWriterTests
         Assert.Equal(expected, s_strictUtf8.GetString(writer.WrittenSpan));
     }
 
+    // A writer that hands out segments of a fixed size whatever it is asked for (less than the contract says, but
+    // enough to move on: two escaped chars, or a UTF-8 sequence) is used as it is, and the output is exact.
+    [Theory]
+    [InlineData(12)]
+    [InlineData(13)]
+    [InlineData(64)]
+    [InlineData(4096)]
+    public void AWriterOfSmallFixedSegmentsGetsExactOutput(int segmentLength)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue document = engine.Evaluate(Document);
+        var reference = new ArrayBufferWriter<byte>();
+        Assert.True(serializer.Serialize(document, reference));
+        var segmented = new SegmentWriter(segmentLength);
+        Assert.True(serializer.Serialize(document, segmented));
+        Assert.Equal(Encoding.UTF8.GetString(reference.WrittenSpan), Encoding.UTF8.GetString(segmented.WrittenSpan));
+    }
+
+    /// <summary>Gives spans of at most <c>segmentLength</c> bytes, whatever it is asked for.</summary>
+    private sealed class SegmentWriter(int segmentLength) : IBufferWriter<byte>
+    {
+        private readonly ArrayBufferWriter<byte> _inner = new();
+
+        public ReadOnlySpan<byte> WrittenSpan => _inner.WrittenSpan;
+
+        public void Advance(int count) => _inner.Advance(count);
+
+        public Memory<byte> GetMemory(int sizeHint = 0) => throw new NotSupportedException("the sink asks for spans");
+
+        public Span<byte> GetSpan(int sizeHint = 0) => _inner.GetSpan(segmentLength)[..segmentLength];
+    }
+
     /// <summary>
     /// Gives what is asked for on its first <c>goodCalls</c> GetSpan calls, then spans of <c>spanLength</c> bytes; it
     /// fails the test rather than hand out short spans for ever.

@@ -19,13 +19,13 @@ internal sealed class BufferWriterSink : Utf8Sink
         _writer = null;
     }
 
-    // IBufferWriter<T>.GetSpan must return at least sizeHint bytes. The transcoder and the writer's escaped slices make
-    // progress only in the room they asked for, so a writer that returns less (an empty span, a few bytes where a
-    // 4-byte sequence is next) fails the call here rather than have them ask again and again.
-    protected override Span<byte> GetSpan(int sizeHint)
+    // IBufferWriter<T>.GetSpan must return at least sizeHint bytes. A writer that returns less but enough to move on
+    // (segments of a fixed size, say) is used as it is; one that returns less than that (an empty span, a few bytes
+    // where a 4-byte sequence is next) fails the call here rather than have the transcoder ask again and again.
+    protected override Span<byte> GetSpan(int sizeHint, int minimum)
     {
         Span<byte> span = _writer!.GetSpan(sizeHint);
-        if (span.Length < sizeHint)
+        if (span.Length < minimum)
         {
             Throw.BufferWriterTooShort(_writer, span.Length, sizeHint);
         }

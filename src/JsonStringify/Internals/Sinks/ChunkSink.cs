@@ -53,7 +53,7 @@ internal sealed class ChunkSink : Utf8Sink
         _cancellationToken = default;
     }
 
-    protected override Span<byte> GetSpan(int sizeHint)
+    protected override Span<byte> GetSpan(int sizeHint, int minimum)
     {
         if (_chunk is not null && _chunk.Length - _used < sizeHint)
         {

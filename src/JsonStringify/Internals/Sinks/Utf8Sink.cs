@@ -16,6 +16,9 @@ internal abstract class Utf8Sink : TextSink
     // The longest UTF-8 sequence: a code point past U+FFFF, which is a surrogate pair in UTF-16.
     private const int MaxBytesPerRune = 4;
 
+    // The least room with which a slice of escaped ASCII moves on: two chars, escaped.
+    private const int AsciiProgressRoom = 2 * JsonConstants.MaxEscapedCharLength;
+
     // The room the transcoder asks for: three bytes per char at most (four per pair, which is two chars), between a
     // few code points' worth and 64 KB.
     private const int MinTranscodeRoom = 16;
@@ -47,7 +50,8 @@ internal abstract class Utf8Sink : TextSink
     public sealed override Span<byte> GetAsciiSpan(int count)
     {
         Debug.Assert(_pendingHigh == '\0', "no half of a pair waits in the transcoder");
-        return Room(count);
+        // Room for two escaped chars is enough to move on: a slice is never cut inside a surrogate pair.
+        return Room(count, Math.Min(count, AsciiProgressRoom));
     }
 
     public sealed override void AdvanceAscii(int count)
@@ -57,10 +61,11 @@ internal abstract class Utf8Sink : TextSink
     }
 
     /// <summary>
-    /// Room for at least <paramref name="sizeHint"/> bytes; a destination that gives less is an
+    /// Room for <paramref name="sizeHint"/> bytes, or for at least <paramref name="minimum"/> (what the caller needs to
+    /// move on) where the destination gives less than it was asked for; less than that is an
     /// <see cref="InvalidOperationException"/>, never a shorter span.
     /// </summary>
-    protected abstract Span<byte> GetSpan(int sizeHint);
+    protected abstract Span<byte> GetSpan(int sizeHint, int minimum);
 
     /// <summary>The first <paramref name="count"/> bytes of the last span are written.</summary>
     protected abstract void Advance(int count);
@@ -84,7 +89,8 @@ internal abstract class Utf8Sink : TextSink
 
         while (true)
         {
-            Span<byte> destination = Room(Math.Max(MinTranscodeRoom, Math.Min(chars.Length * 3, MaxTranscodeRoom)));
+            // Any room that holds a code point lets the transcoder move on.
+            Span<byte> destination = Room(Math.Max(MinTranscodeRoom, Math.Min(chars.Length * 3, MaxTranscodeRoom)), MaxBytesPerRune);
             OperationStatus status = Utf8.FromUtf16(chars, destination, out int read, out int written, replaceInvalidSequences: true, isFinalBlock: false);
             Advance(written);
             chars = chars[read..];
@@ -109,14 +115,15 @@ internal abstract class Utf8Sink : TextSink
 
     private void WriteRune(Rune rune)
     {
-        Span<byte> destination = Room(MaxBytesPerRune);
+        Span<byte> destination = Room(MaxBytesPerRune, MaxBytesPerRune);
         Advance(rune.EncodeToUtf8(destination));
     }
 
-    private Span<byte> Room(int sizeHint)
+    private Span<byte> Room(int sizeHint, int minimum)
     {
-        Span<byte> room = GetSpan(sizeHint);
-        Debug.Assert(room.Length >= sizeHint, "a sink gives the room asked for, or throws");
+        Debug.Assert(minimum <= sizeHint, "the room needed is at most the room asked for");
+        Span<byte> room = GetSpan(sizeHint, minimum);
+        Debug.Assert(room.Length >= minimum, "a sink gives the room needed, or throws");
         return room;
     }
 }
