@@ -89,6 +89,34 @@ public class AssumptionTests
         Assert.True(JintInternals.KeepsItsArguments(engine, copier, call));
     }
 
+    // A host function is handed the argument list itself: one that keeps it (as a replacer and as toJSON) must see the
+    // key and value of its own call afterwards, on either reader, as the spec's fresh list for each call gives.
+    [Fact]
+    public void AHostFunctionThatKeepsItsArgumentListSeesItsOwnCall()
+    {
+        foreach (bool fastPath in (bool[])[true, false])
+        {
+            using var engine = new Engine();
+            var kept = new List<JsValue[]>();
+            var replacer = new ClrFunction(engine, "replacer", (_, arguments) =>
+            {
+                kept.Add(arguments);
+                return arguments[1];
+            });
+            var toJson = new ClrFunction(engine, "toJSON", (_, arguments) =>
+            {
+                kept.Add(arguments);
+                return arguments[0];
+            });
+            engine.SetValue("toJSON", toJson);
+            var serializer = new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = fastPath });
+            JsValue value = engine.Evaluate("({a: 1, b: [2, {toJSON: toJSON}]})");
+
+            Assert.Equal("{\"a\":1,\"b\":[2,\"1\"]}", serializer.SerializeToString(value, replacer));
+            Assert.Equal(["", "a", "b", "0", "1", "1"], kept.Select(arguments => arguments[0].ToString()));
+        }
+    }
+
     // A probe that disagrees, or throws as a missing member does, is a failed assumption with its reason, reported to
     // the event source; one that agrees is none.
     [Fact]

@@ -9,7 +9,8 @@ namespace JsonStringify.Internals;
 /// How one walk calls toJSON and the replacer: through the engine's internal call where the reader may use it, as
 /// Jint's own serializer calls, or else through the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/> (which
 /// the public entry runs inside one host call, so that the calls nest: see JsonSerializer.Entry.cs). The argument lists
-/// are refilled for each call where the callee is known to copy what it keeps, and made anew for each call otherwise.
+/// are refilled for each call where the callee is of a class known to copy what it keeps, and made anew for each call
+/// otherwise (a host function, for one, is handed the list itself).
 /// A walker owns one lane, so a nested JSON.stringify, which has a walker of its own, never refills these lists.
 /// </summary>
 internal sealed class CallLane
@@ -37,7 +38,7 @@ internal sealed class CallLane
     public JsValue CallToJson(JsValue toJson, JsValue value, JsValue key)
     {
         Decide();
-        JsValue[] arguments = _reuseLists ? _oneArgument : new JsValue[1];
+        JsValue[] arguments = _reuseLists && JintInternals.CopiesArguments(toJson) ? _oneArgument : new JsValue[1];
         MemoryMarshal.GetArrayDataReference(arguments) = key;
         return Call(toJson, value, arguments);
     }
@@ -46,7 +47,7 @@ internal sealed class CallLane
     public JsValue CallReplacer(JsValue replacer, JsValue holder, JsValue key, JsValue value)
     {
         Decide();
-        JsValue[] arguments = _reuseLists ? _twoArguments : new JsValue[2];
+        JsValue[] arguments = _reuseLists && JintInternals.CopiesArguments(replacer) ? _twoArguments : new JsValue[2];
 
         // The lists are exactly JsValue[] (never an array of a derived type), so they are filled without the covariant
         // store check that an indexer assignment makes.

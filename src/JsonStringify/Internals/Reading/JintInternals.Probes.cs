@@ -18,6 +18,9 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal static partial class JintInternals
 {
+    // The classes of the functions the argument probe found copying their arguments; set before its verdict is published.
+    private static Type[] s_copyingCallees = [];
+
     /// <summary>Runs the probe of one assumption; false (or an accessor failure) when it does not hold here.</summary>
     public static bool Probe(JintAssumption assumption) => assumption switch
     {
@@ -100,7 +103,27 @@ internal static partial class JintInternals
             }
         }
 
+        s_copyingCallees = [.. Enumerable.Range(0, (int)callees.Length).Select(i => callees[(uint)i].GetType()).Distinct()];
         return true;
+    }
+
+    /// <summary>
+    /// Whether <paramref name="callable"/> is of a class the argument probe called and found copying what it keeps
+    /// (script, arrow and bound functions, proxies): only calls to these may reuse an argument list. A host function
+    /// (a ClrFunction) is handed the list itself and may keep it. Only once CalleeCopiesArguments holds.
+    /// </summary>
+    public static bool CopiesArguments(JsValue callable)
+    {
+        Type type = callable.GetType();
+        foreach (Type copying in s_copyingCallees)
+        {
+            if (type == copying)
+            {
+                return true;
+            }
+        }
+
+        return false;
     }
 
     /// <summary>
