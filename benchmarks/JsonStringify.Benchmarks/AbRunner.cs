@@ -22,7 +22,7 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [documents]
+        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -31,8 +31,10 @@ public static class AbRunner
           document (2; half as long again goes first, untimed, and a round of two batches per side is never cut
           short), --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space
           indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
-          its objects lie in the order they were made, without the garbage of JSON.parse between them. A baseline is
-          loaded with this runner's Jint, whatever Jint it was built against.
+          its objects lie in the order they were made, without the garbage of JSON.parse between them. --public turns
+          the fast path off (EnableFastPath = false) on this build's side, and on a baseline's too: the public reader,
+          which reads through Jint's public API alone. A baseline is loaded with this runner's Jint, whatever Jint it
+          was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
@@ -70,7 +72,7 @@ public static class AbRunner
         {
             try
             {
-                makeOther = BaselineSide(options.Other, options.StringResult);
+                makeOther = BaselineSide(options.Other, options.StringResult, options.PublicReader);
             }
             catch (Exception e) when (e is BadImageFormatException or FileLoadException or TypeLoadException or MissingMethodException)
             {
@@ -86,6 +88,7 @@ public static class AbRunner
             + $"timed per document, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
+            + $"{(options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         Console.WriteLine();
         Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |");
@@ -93,7 +96,7 @@ public static class AbRunner
         var ratios = new List<(string Document, double Ratio)>();
         foreach (string document in options.Documents)
         {
-            (double otherBest, double oursBest) = Measure(document, makeOther, OursSide(options.StringResult), options);
+            (double otherBest, double oursBest) = Measure(document, makeOther, OursSide(options.StringResult, options.PublicReader), options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |"));
@@ -155,6 +158,9 @@ public static class AbRunner
                     break;
                 case "--compact":
                     options.Compact = true;
+                    break;
+                case "--public":
+                    options.PublicReader = true;
                     break;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
                     error = $"Unknown option '{argument}' (see --ab --help).";
@@ -257,10 +263,10 @@ public static class AbRunner
     }
 
     // A side is made per document, for its engine and gap; it serializes a value and returns the length of the text
-    // (bytes as UTF-8, chars as a string).
-    private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString) => (engine, gap) =>
+    // (bytes as UTF-8, chars as a string). With publicReader set, the fast path is off.
+    private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString, bool publicReader) => (engine, gap) =>
     {
-        var serializer = new JsonSerializer(engine);
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = !publicReader });
         return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
@@ -270,8 +276,9 @@ public static class AbRunner
         return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
-    // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads.
-    private static Func<Engine, JsValue, Func<JsValue, long>> BaselineSide(string path, bool toString)
+    // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads; with
+    // publicReader set, made with options whose EnableFastPath is false.
+    private static Func<Engine, JsValue, Func<JsValue, long>> BaselineSide(string path, bool toString, bool publicReader)
     {
         Assembly assembly = new BaselineContext(Path.GetFullPath(path)).LoadFromAssemblyPath(Path.GetFullPath(path));
         Type type = assembly.GetType(typeof(JsonSerializer).FullName!, throwOnError: true)!;
@@ -280,9 +287,12 @@ public static class AbRunner
         MethodInfo toBytes = type.GetMethod(
                 nameof(JsonSerializer.Serialize), [typeof(JsValue), typeof(JsValue), typeof(JsValue), typeof(IBufferWriter<byte>)])
             ?? throw new MissingMethodException(type.FullName, nameof(JsonSerializer.Serialize));
+        Type optionsType = assembly.GetType(typeof(JsonSerializerOptions).FullName!, throwOnError: true)!;
+        object options = Activator.CreateInstance(optionsType)!;
+        optionsType.GetProperty(nameof(JsonSerializerOptions.EnableFastPath))!.SetValue(options, !publicReader);
         return (engine, gap) =>
         {
-            object serializer = Activator.CreateInstance(type, engine)!;
+            object serializer = Activator.CreateInstance(type, engine, options)!;
             return Side(
                 toText.CreateDelegate<Func<JsValue, JsValue, JsValue, JsValue>>(serializer),
                 toBytes.CreateDelegate<Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool>>(serializer),
@@ -323,6 +333,8 @@ public static class AbRunner
         public int Space { get; set; }
 
         public bool Compact { get; set; }
+
+        public bool PublicReader { get; set; }
 
         public List<string> Documents { get; } = [];
     }
