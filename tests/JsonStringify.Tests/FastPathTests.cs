@@ -374,6 +374,86 @@ public class FastPathTests
         }
     }
 
+    // A lazy slot stays lazy when its object drops to a property table (here through a non-enumerable property), and a
+    // host may put a lazy descriptor (PropertyDescriptor.CreateLazy) into a table itself. The public reader reads such
+    // an object from its table, where the descriptor's value is not a plain one: the value is read when its turn comes,
+    // through [[Get]], as user code. Each case must match Jint's own serializer on both readers.
+    [Theory]
+    [InlineData("slot", "self", "{\"a\":\"A\",\"b\":\"B\",\"d\":\"D\"}")]
+    [InlineData("slot", "parent", "{\"x\":{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"z\":2}")]
+    [InlineData("slot", "prototype", "[{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"late\"]")]
+    [InlineData("descriptor", "self", "{\"a\":\"A\",\"b\":\"B\",\"d\":\"D\"}")]
+    [InlineData("descriptor", "parent", "{\"x\":{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"z\":2}")]
+    [InlineData("descriptor", "prototype", "[{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"late\"]")]
+    public void LazyValuesInATableAreReadAsUserCode(string laziness, string target, string expected)
+    {
+        foreach (string serializerKind in (string[])["builtin", "fast", "public"])
+        {
+            using var engine = new Engine();
+            engine.Execute("""
+                var parent = {x: null, y: 1, z: 2};
+                function mutate(o, target) {
+                  if (target === 'self') { delete o.c; }
+                  if (target === 'parent') { delete parent.y; }
+                  if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
+                }
+                """);
+            JsObject lazy;
+            if (laziness == "slot")
+            {
+                JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+                    .Add("a")
+                    .AddLazy("b", (o, state) =>
+                    {
+                        o.Engine.Invoke("mutate", o, (string)state!);
+                        return new JsString("B");
+                    })
+                    .Add("c")
+                    .Add("d")
+                    .Build();
+                lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
+                lazy.DefineOwnProperty("hidden", new PropertyDescriptor(new JsString("H"), writable: true, enumerable: false, configurable: true));
+            }
+            else
+            {
+                lazy = new JsObject(engine);
+                lazy.FastSetDataProperty("a", new JsString("A"));
+                JsObject self = lazy;
+                lazy.FastSetProperty("b", PropertyDescriptor.CreateLazy(
+                    () =>
+                    {
+                        engine.Invoke("mutate", self, target);
+                        return new JsString("B");
+                    },
+                    PropertyFlag.ConfigurableEnumerableWritable));
+                lazy.FastSetDataProperty("c", new JsString("C"));
+                lazy.FastSetDataProperty("d", new JsString("D"));
+            }
+
+            // The case is about tables: the object must not be in a hidden class.
+            Assert.NotEqual(ObjectRepresentation.HiddenClass, engine.Advanced.GetObjectRepresentation(lazy));
+            JsValue value = target switch
+            {
+                "parent" => engine.Evaluate("parent"),
+                "prototype" => engine.Evaluate("[null, {q: 1}]"),
+                _ => lazy,
+            };
+            if (target == "parent")
+            {
+                ((JsObject)value).Set("x", lazy);
+            }
+            else if (target == "prototype")
+            {
+                ((JsArray)value).Set(0, lazy);
+            }
+
+            string json = serializerKind == "builtin"
+                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString()
+                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value)!;
+            Assert.Equal(expected, json);
+        }
+    }
+
     // The same through a replacer property list, which reads listed keys from their slots.
     [Fact]
     public void LazySlotsAreReadAsUserCodeWithAPropertyList()
