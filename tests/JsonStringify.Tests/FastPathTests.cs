@@ -320,6 +320,58 @@ public class FastPathTests
         Assert.Equal(jintAndV8, Js.Run(builtin, script));
     }
 
+    // What the lazy values of the tests below do when read: change the object being read, an object further out, or
+    // Object.prototype.
+    private const string MutateScript = """
+        var parent = {x: null, y: 1, z: 2};
+        function mutate(o, target) {
+          if (target === 'self') { delete o.c; }
+          if (target === 'parent') { delete parent.y; }
+          if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
+        }
+        """;
+
+    // The value to serialize for a target of MutateScript: the lazy object itself, the parent that holds it, or an
+    // array whose second element is read after it.
+    private static JsValue PlaceLazyObject(Engine engine, JsObject lazy, string target)
+    {
+        switch (target)
+        {
+            case "parent":
+                JsValue parent = engine.Evaluate("parent");
+                ((JsObject)parent).Set("x", lazy);
+                return parent;
+            case "prototype":
+                JsValue array = engine.Evaluate("[null, {q: 1}]");
+                ((JsArray)array).Set(0, lazy);
+                return array;
+            default:
+                return lazy;
+        }
+    }
+
+    // {a: 'A', b: 'B', c: 'C', d: 'D'} in a hidden class whose slot b is lazy: reading it runs mutate(o, target).
+    private static JsObject CreateLazySlotObject(Engine engine, string target)
+    {
+        JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+            .Add("a")
+            .AddLazy("b", (o, state) =>
+            {
+                o.Engine.Invoke("mutate", o, (string)state!);
+                return new JsString("B");
+            })
+            .Add("c")
+            .Add("d")
+            .Build();
+        return JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
+    }
+
+    // JSON.stringify(value, replacer) by Jint's own serializer ("builtin") or by ours with the fast path on or off.
+    private static string SerializeWith(string serializerKind, Engine engine, JsValue value, JsValue? replacer = null) =>
+        serializerKind == "builtin"
+            ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, replacer ?? JsValue.Undefined, JsValue.Undefined).ToString()
+            : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value, replacer)!;
+
     // A lazy slot's factory (Jint's public JsObjectLayout API) is host code that may run scripts: here it changes the
     // object being read, an object further out, or Object.prototype. The slot is read as a getter would be, and each
     // case must match Jint's own serializer on both readers.
@@ -333,44 +385,9 @@ public class FastPathTests
         foreach (string serializerKind in (string[])["builtin", "fast", "public"])
         {
             using var engine = new Engine();
-            engine.Execute("""
-                var parent = {x: null, y: 1, z: 2};
-                function mutate(o, target) {
-                  if (target === 'self') { delete o.c; }
-                  if (target === 'parent') { delete parent.y; }
-                  if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
-                }
-                """);
-            JsObjectLayout layout = JsObjectLayout.CreateBuilder()
-                .Add("a")
-                .AddLazy("b", (o, state) =>
-                {
-                    o.Engine.Invoke("mutate", o, (string)state!);
-                    return new JsString("B");
-                })
-                .Add("c")
-                .Add("d")
-                .Build();
-            JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
-            JsValue value = target switch
-            {
-                "parent" => engine.Evaluate("parent"),
-                "prototype" => engine.Evaluate("[null, {q: 1}]"),
-                _ => lazy,
-            };
-            if (target == "parent")
-            {
-                ((JsObject)value).Set("x", lazy);
-            }
-            else if (target == "prototype")
-            {
-                ((JsArray)value).Set(0, lazy);
-            }
-
-            string json = serializerKind == "builtin"
-                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString()
-                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value)!;
-            Assert.Equal(expected, json);
+            engine.Execute(MutateScript);
+            JsObject lazy = CreateLazySlotObject(engine, target);
+            Assert.Equal(expected, SerializeWith(serializerKind, engine, PlaceLazyObject(engine, lazy, target)));
         }
     }
 
@@ -390,28 +407,11 @@ public class FastPathTests
         foreach (string serializerKind in (string[])["builtin", "fast", "public"])
         {
             using var engine = new Engine();
-            engine.Execute("""
-                var parent = {x: null, y: 1, z: 2};
-                function mutate(o, target) {
-                  if (target === 'self') { delete o.c; }
-                  if (target === 'parent') { delete parent.y; }
-                  if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
-                }
-                """);
+            engine.Execute(MutateScript);
             JsObject lazy;
             if (laziness == "slot")
             {
-                JsObjectLayout layout = JsObjectLayout.CreateBuilder()
-                    .Add("a")
-                    .AddLazy("b", (o, state) =>
-                    {
-                        o.Engine.Invoke("mutate", o, (string)state!);
-                        return new JsString("B");
-                    })
-                    .Add("c")
-                    .Add("d")
-                    .Build();
-                lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
+                lazy = CreateLazySlotObject(engine, target);
                 lazy.DefineOwnProperty("hidden", new PropertyDescriptor(new JsString("H"), writable: true, enumerable: false, configurable: true));
             }
             else
@@ -432,25 +432,7 @@ public class FastPathTests
 
             // The case is about tables: the object must not be in a hidden class.
             Assert.NotEqual(ObjectRepresentation.HiddenClass, engine.Advanced.GetObjectRepresentation(lazy));
-            JsValue value = target switch
-            {
-                "parent" => engine.Evaluate("parent"),
-                "prototype" => engine.Evaluate("[null, {q: 1}]"),
-                _ => lazy,
-            };
-            if (target == "parent")
-            {
-                ((JsObject)value).Set("x", lazy);
-            }
-            else if (target == "prototype")
-            {
-                ((JsArray)value).Set(0, lazy);
-            }
-
-            string json = serializerKind == "builtin"
-                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString()
-                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value)!;
-            Assert.Equal(expected, json);
+            Assert.Equal(expected, SerializeWith(serializerKind, engine, PlaceLazyObject(engine, lazy, target)));
         }
     }
 
@@ -474,10 +456,7 @@ public class FastPathTests
             JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")]);
             engine.SetValue("lazy", lazy);
             JsValue list = engine.Evaluate("['d', 'b', 'c', 'a']");
-            string json = serializerKind == "builtin"
-                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(lazy, list, JsValue.Undefined).ToString()
-                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(lazy, list)!;
-            Assert.Equal("{\"d\":\"D\",\"b\":\"B\",\"c\":\"changed\",\"a\":\"A\"}", json);
+            Assert.Equal("{\"d\":\"D\",\"b\":\"B\",\"c\":\"changed\",\"a\":\"A\"}", SerializeWith(serializerKind, engine, lazy, list));
         }
     }
 
