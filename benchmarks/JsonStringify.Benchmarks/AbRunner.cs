@@ -6,6 +6,8 @@ using System.Runtime;
 using System.Runtime.Loader;
 using Jint;
 using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
 
 namespace JsonStringify.Benchmarks;
 
@@ -22,7 +24,8 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [documents]
+        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
+            [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -33,8 +36,10 @@ public static class AbRunner
           indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
           its objects lie in the order they were made, without the garbage of JSON.parse between them. --public turns
           the fast path off (EnableFastPath = false) on this build's side, and on a baseline's too: the public reader,
-          which reads through Jint's public API alone. A baseline is loaded with this runner's Jint, whatever Jint it
-          was built against.
+          which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
+          the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
+          and each enumerable value; for each array its elements), with nothing written: the least time the public
+          reader can take. A baseline is loaded with this runner's Jint, whatever Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
@@ -43,6 +48,8 @@ public static class AbRunner
     // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
+
+    private static readonly JsString s_toJson = new("toJSON");
 
     private static readonly string[] s_built = ["built:corpus/joblist", "built:citm_catalog", "built:twitter", "built:corpus/events"];
 
@@ -88,7 +95,7 @@ public static class AbRunner
             + $"timed per document, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
-            + $"{(options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
+            + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         Console.WriteLine();
         Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |");
@@ -96,7 +103,8 @@ public static class AbRunner
         var ratios = new List<(string Document, double Ratio)>();
         foreach (string document in options.Documents)
         {
-            (double otherBest, double oursBest) = Measure(document, makeOther, OursSide(options.StringResult, options.PublicReader), options);
+            Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide : OursSide(options.StringResult, options.PublicReader);
+            (double otherBest, double oursBest) = Measure(document, makeOther, makeOurs, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |"));
@@ -162,6 +170,9 @@ public static class AbRunner
                 case "--public":
                     options.PublicReader = true;
                     break;
+                case "--read-floor":
+                    options.ReadFloor = true;
+                    break;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
                     error = $"Unknown option '{argument}' (see --ab --help).";
                     return false;
@@ -225,10 +236,11 @@ public static class AbRunner
         JsValue gap = options.Space == 0 ? JsValue.Undefined : JsNumber.Create(options.Space);
         Func<JsValue, long>[] sides = [makeOther(engine, gap), makeOurs(engine, gap)];
 
-        // Both sides write the same text; a length that differs means they are not measuring the same thing.
+        // Both sides write the same text; a length that differs means they are not measuring the same thing. The reads
+        // alone write nothing.
         long otherLength = sides[0](value);
         long oursLength = sides[1](value);
-        if (otherLength != oursLength)
+        if (otherLength != oursLength && !options.ReadFloor)
         {
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
@@ -275,6 +287,42 @@ public static class AbRunner
         var serializer = new Jint.Native.Json.JsonSerializer(engine);
         return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
+
+    // The reads that JSON.stringify makes, through Jint's public API, and nothing else: for each object the toJSON
+    // lookup, [[OwnPropertyKeys]], [[GetOwnProperty]] of each key and [[Get]] of each enumerable one; for each array
+    // its elements. Returns how many values were read.
+    private static Func<JsValue, long> ReadFloorSide(Engine engine, JsValue gap) => ReadAll;
+
+    private static long ReadAll(JsValue value)
+    {
+        if (value is not ObjectInstance o)
+        {
+            return 1;
+        }
+
+        long read = 1;
+        o.Get(s_toJson, o);
+        if (o is JsArray array)
+        {
+            uint length = array.Length;
+            for (uint i = 0; i < length; i++)
+            {
+                read += ReadAll(array.TryGetValue(i, out JsValue element) ? element : JsValue.Undefined);
+            }
+
+            return read;
+        }
+
+        foreach (JsValue key in o.GetOwnPropertyKeys(Types.String))
+        {
+            if (o.GetOwnProperty(key).Enumerable)
+            {
+                read += ReadAll(o.Get(key, o));
+            }
+        }
+
+        return read;
+    }
 
     // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads; with
     // publicReader set, made with options whose EnableFastPath is false.
@@ -335,6 +383,8 @@ public static class AbRunner
         public bool Compact { get; set; }
 
         public bool PublicReader { get; set; }
+
+        public bool ReadFloor { get; set; }
 
         public List<string> Documents { get; } = [];
     }
