@@ -176,8 +176,13 @@ internal sealed class ValueReader
     /// engine's own key strings.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool IsTable(JsObject plain) =>
-        _hiddenClasses ? GetShape(plain) is null : plain.Engine.Advanced.GetObjectRepresentation(plain) != ObjectRepresentation.HiddenClass;
+    public bool IsTable(JsObject plain) => _hiddenClasses ? GetShape(plain) is null : IsPublicTable(plain);
+
+    // Kept out of IsTable, so that only the public path compiles a call to GetObjectRepresentation, which Jint documents
+    // as a diagnostic that a later release may change.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static bool IsPublicTable(JsObject plain) =>
+        plain.Engine.Advanced.GetObjectRepresentation(plain) != ObjectRepresentation.HiddenClass;
 
     /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/> (one this reader gave).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
