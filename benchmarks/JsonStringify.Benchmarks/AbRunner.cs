@@ -6,6 +6,8 @@ using System.Runtime;
 using System.Runtime.Loader;
 using Jint;
 using Jint.Native;
+using Jint.Native.Object;
+using Jint.Runtime;
 
 namespace JsonStringify.Benchmarks;
 
@@ -22,7 +24,8 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [documents]
+        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
+            [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -31,8 +34,12 @@ public static class AbRunner
           document (2; half as long again goes first, untimed, and a round of two batches per side is never cut
           short), --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space
           indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
-          its objects lie in the order they were made, without the garbage of JSON.parse between them. A baseline is
-          loaded with this runner's Jint, whatever Jint it was built against.
+          its objects lie in the order they were made, without the garbage of JSON.parse between them. --public turns
+          the fast path off (EnableFastPath = false) on this build's side, and on a baseline's too: the public reader,
+          which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
+          the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
+          and each enumerable value; for each array its elements), with nothing written: the least time the public
+          reader can take. A baseline is loaded with this runner's Jint, whatever Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
@@ -41,6 +48,8 @@ public static class AbRunner
     // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
+
+    private static readonly JsString s_toJson = new("toJSON");
 
     private static readonly string[] s_built = ["built:corpus/joblist", "built:citm_catalog", "built:twitter", "built:corpus/events"];
 
@@ -70,7 +79,7 @@ public static class AbRunner
         {
             try
             {
-                makeOther = BaselineSide(options.Other, options.StringResult);
+                makeOther = BaselineSide(options.Other, options.StringResult, options.PublicReader);
             }
             catch (Exception e) when (e is BadImageFormatException or FileLoadException or TypeLoadException or MissingMethodException)
             {
@@ -86,6 +95,7 @@ public static class AbRunner
             + $"timed per document, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
+            + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         Console.WriteLine();
         Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |");
@@ -93,7 +103,8 @@ public static class AbRunner
         var ratios = new List<(string Document, double Ratio)>();
         foreach (string document in options.Documents)
         {
-            (double otherBest, double oursBest) = Measure(document, makeOther, OursSide(options.StringResult), options);
+            Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide : OursSide(options.StringResult, options.PublicReader);
+            (double otherBest, double oursBest) = Measure(document, makeOther, makeOurs, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
             Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |"));
@@ -155,6 +166,12 @@ public static class AbRunner
                     break;
                 case "--compact":
                     options.Compact = true;
+                    break;
+                case "--public":
+                    options.PublicReader = true;
+                    break;
+                case "--read-floor":
+                    options.ReadFloor = true;
                     break;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
                     error = $"Unknown option '{argument}' (see --ab --help).";
@@ -219,10 +236,11 @@ public static class AbRunner
         JsValue gap = options.Space == 0 ? JsValue.Undefined : JsNumber.Create(options.Space);
         Func<JsValue, long>[] sides = [makeOther(engine, gap), makeOurs(engine, gap)];
 
-        // Both sides write the same text; a length that differs means they are not measuring the same thing.
+        // Both sides write the same text; a length that differs means they are not measuring the same thing. The reads
+        // alone write nothing.
         long otherLength = sides[0](value);
         long oursLength = sides[1](value);
-        if (otherLength != oursLength)
+        if (otherLength != oursLength && !options.ReadFloor)
         {
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
@@ -257,10 +275,10 @@ public static class AbRunner
     }
 
     // A side is made per document, for its engine and gap; it serializes a value and returns the length of the text
-    // (bytes as UTF-8, chars as a string).
-    private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString) => (engine, gap) =>
+    // (bytes as UTF-8, chars as a string). With publicReader set, the fast path is off.
+    private static Func<Engine, JsValue, Func<JsValue, long>> OursSide(bool toString, bool publicReader) => (engine, gap) =>
     {
-        var serializer = new JsonSerializer(engine);
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = !publicReader });
         return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
@@ -270,8 +288,45 @@ public static class AbRunner
         return Side(serializer.Serialize, serializer.Serialize, gap, toString);
     };
 
-    // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads.
-    private static Func<Engine, JsValue, Func<JsValue, long>> BaselineSide(string path, bool toString)
+    // The reads that JSON.stringify makes, through Jint's public API, and nothing else: for each object the toJSON
+    // lookup, [[OwnPropertyKeys]], [[GetOwnProperty]] of each key and [[Get]] of each enumerable one; for each array
+    // its elements. Returns how many values were read.
+    private static Func<JsValue, long> ReadFloorSide(Engine engine, JsValue gap) => ReadAll;
+
+    private static long ReadAll(JsValue value)
+    {
+        if (value is not ObjectInstance o)
+        {
+            return 1;
+        }
+
+        long read = 1;
+        o.Get(s_toJson, o);
+        if (o is JsArray array)
+        {
+            uint length = array.Length;
+            for (uint i = 0; i < length; i++)
+            {
+                read += ReadAll(array.TryGetValue(i, out JsValue element) ? element : JsValue.Undefined);
+            }
+
+            return read;
+        }
+
+        foreach (JsValue key in o.GetOwnPropertyKeys(Types.String))
+        {
+            if (o.GetOwnProperty(key).Enumerable)
+            {
+                read += ReadAll(o.Get(key, o));
+            }
+        }
+
+        return read;
+    }
+
+    // Another build of JsonStringify, through delegates bound once per document to its public Serialize overloads; with
+    // publicReader set, made with options whose EnableFastPath is false.
+    private static Func<Engine, JsValue, Func<JsValue, long>> BaselineSide(string path, bool toString, bool publicReader)
     {
         Assembly assembly = new BaselineContext(Path.GetFullPath(path)).LoadFromAssemblyPath(Path.GetFullPath(path));
         Type type = assembly.GetType(typeof(JsonSerializer).FullName!, throwOnError: true)!;
@@ -280,9 +335,12 @@ public static class AbRunner
         MethodInfo toBytes = type.GetMethod(
                 nameof(JsonSerializer.Serialize), [typeof(JsValue), typeof(JsValue), typeof(JsValue), typeof(IBufferWriter<byte>)])
             ?? throw new MissingMethodException(type.FullName, nameof(JsonSerializer.Serialize));
+        Type optionsType = assembly.GetType(typeof(JsonSerializerOptions).FullName!, throwOnError: true)!;
+        object options = Activator.CreateInstance(optionsType)!;
+        optionsType.GetProperty(nameof(JsonSerializerOptions.EnableFastPath))!.SetValue(options, !publicReader);
         return (engine, gap) =>
         {
-            object serializer = Activator.CreateInstance(type, engine)!;
+            object serializer = Activator.CreateInstance(type, engine, options)!;
             return Side(
                 toText.CreateDelegate<Func<JsValue, JsValue, JsValue, JsValue>>(serializer),
                 toBytes.CreateDelegate<Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool>>(serializer),
@@ -323,6 +381,10 @@ public static class AbRunner
         public int Space { get; set; }
 
         public bool Compact { get; set; }
+
+        public bool PublicReader { get; set; }
+
+        public bool ReadFloor { get; set; }
 
         public List<string> Documents { get; } = [];
     }

@@ -320,6 +320,58 @@ public class FastPathTests
         Assert.Equal(jintAndV8, Js.Run(builtin, script));
     }
 
+    // What the lazy values of the tests below do when read: change the object being read, an object further out, or
+    // Object.prototype.
+    private const string MutateScript = """
+        var parent = {x: null, y: 1, z: 2};
+        function mutate(o, target) {
+          if (target === 'self') { delete o.c; }
+          if (target === 'parent') { delete parent.y; }
+          if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
+        }
+        """;
+
+    // The value to serialize for a target of MutateScript: the lazy object itself, the parent that holds it, or an
+    // array whose second element is read after it.
+    private static JsValue PlaceLazyObject(Engine engine, JsObject lazy, string target)
+    {
+        switch (target)
+        {
+            case "parent":
+                JsValue parent = engine.Evaluate("parent");
+                ((JsObject)parent).Set("x", lazy);
+                return parent;
+            case "prototype":
+                JsValue array = engine.Evaluate("[null, {q: 1}]");
+                ((JsArray)array).Set(0, lazy);
+                return array;
+            default:
+                return lazy;
+        }
+    }
+
+    // {a: 'A', b: 'B', c: 'C', d: 'D'} in a hidden class whose slot b is lazy: reading it runs mutate(o, target).
+    private static JsObject CreateLazySlotObject(Engine engine, string target)
+    {
+        JsObjectLayout layout = JsObjectLayout.CreateBuilder()
+            .Add("a")
+            .AddLazy("b", (o, state) =>
+            {
+                o.Engine.Invoke("mutate", o, (string)state!);
+                return new JsString("B");
+            })
+            .Add("c")
+            .Add("d")
+            .Build();
+        return JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
+    }
+
+    // JSON.stringify(value, replacer) by Jint's own serializer ("builtin") or by ours with the fast path on or off.
+    private static string SerializeWith(string serializerKind, Engine engine, JsValue value, JsValue? replacer = null) =>
+        serializerKind == "builtin"
+            ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, replacer ?? JsValue.Undefined, JsValue.Undefined).ToString()
+            : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value, replacer)!;
+
     // A lazy slot's factory (Jint's public JsObjectLayout API) is host code that may run scripts: here it changes the
     // object being read, an object further out, or Object.prototype. The slot is read as a getter would be, and each
     // case must match Jint's own serializer on both readers.
@@ -333,44 +385,54 @@ public class FastPathTests
         foreach (string serializerKind in (string[])["builtin", "fast", "public"])
         {
             using var engine = new Engine();
-            engine.Execute("""
-                var parent = {x: null, y: 1, z: 2};
-                function mutate(o, target) {
-                  if (target === 'self') { delete o.c; }
-                  if (target === 'parent') { delete parent.y; }
-                  if (target === 'prototype') { Object.prototype.toJSON = function () { return 'late'; }; }
-                }
-                """);
-            JsObjectLayout layout = JsObjectLayout.CreateBuilder()
-                .Add("a")
-                .AddLazy("b", (o, state) =>
-                {
-                    o.Engine.Invoke("mutate", o, (string)state!);
-                    return new JsString("B");
-                })
-                .Add("c")
-                .Add("d")
-                .Build();
-            JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")], target);
-            JsValue value = target switch
+            engine.Execute(MutateScript);
+            JsObject lazy = CreateLazySlotObject(engine, target);
+            Assert.Equal(expected, SerializeWith(serializerKind, engine, PlaceLazyObject(engine, lazy, target)));
+        }
+    }
+
+    // A lazy slot stays lazy when its object drops to a property table (here through a non-enumerable property), and a
+    // host may put a lazy descriptor (PropertyDescriptor.CreateLazy) into a table itself. The public reader reads such
+    // an object from its table, where the descriptor's value is not a plain one: the value is read when its turn comes,
+    // through [[Get]], as user code. Each case must match Jint's own serializer on both readers.
+    [Theory]
+    [InlineData("slot", "self", "{\"a\":\"A\",\"b\":\"B\",\"d\":\"D\"}")]
+    [InlineData("slot", "parent", "{\"x\":{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"z\":2}")]
+    [InlineData("slot", "prototype", "[{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"late\"]")]
+    [InlineData("descriptor", "self", "{\"a\":\"A\",\"b\":\"B\",\"d\":\"D\"}")]
+    [InlineData("descriptor", "parent", "{\"x\":{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"z\":2}")]
+    [InlineData("descriptor", "prototype", "[{\"a\":\"A\",\"b\":\"B\",\"c\":\"C\",\"d\":\"D\"},\"late\"]")]
+    public void LazyValuesInATableAreReadAsUserCode(string laziness, string target, string expected)
+    {
+        foreach (string serializerKind in (string[])["builtin", "fast", "public"])
+        {
+            using var engine = new Engine();
+            engine.Execute(MutateScript);
+            JsObject lazy;
+            if (laziness == "slot")
             {
-                "parent" => engine.Evaluate("parent"),
-                "prototype" => engine.Evaluate("[null, {q: 1}]"),
-                _ => lazy,
-            };
-            if (target == "parent")
-            {
-                ((JsObject)value).Set("x", lazy);
+                lazy = CreateLazySlotObject(engine, target);
+                lazy.DefineOwnProperty("hidden", new PropertyDescriptor(new JsString("H"), writable: true, enumerable: false, configurable: true));
             }
-            else if (target == "prototype")
+            else
             {
-                ((JsArray)value).Set(0, lazy);
+                lazy = new JsObject(engine);
+                lazy.FastSetDataProperty("a", new JsString("A"));
+                JsObject self = lazy;
+                lazy.FastSetProperty("b", PropertyDescriptor.CreateLazy(
+                    () =>
+                    {
+                        engine.Invoke("mutate", self, target);
+                        return new JsString("B");
+                    },
+                    PropertyFlag.ConfigurableEnumerableWritable));
+                lazy.FastSetDataProperty("c", new JsString("C"));
+                lazy.FastSetDataProperty("d", new JsString("D"));
             }
 
-            string json = serializerKind == "builtin"
-                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, JsValue.Undefined).ToString()
-                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(value)!;
-            Assert.Equal(expected, json);
+            // The case is about tables: the object must not be in a hidden class.
+            Assert.NotEqual(ObjectRepresentation.HiddenClass, engine.Advanced.GetObjectRepresentation(lazy));
+            Assert.Equal(expected, SerializeWith(serializerKind, engine, PlaceLazyObject(engine, lazy, target)));
         }
     }
 
@@ -394,10 +456,7 @@ public class FastPathTests
             JsObject lazy = JsObject.Create(engine, layout, [new JsString("A"), null, new JsString("C"), new JsString("D")]);
             engine.SetValue("lazy", lazy);
             JsValue list = engine.Evaluate("['d', 'b', 'c', 'a']");
-            string json = serializerKind == "builtin"
-                ? new Jint.Native.Json.JsonSerializer(engine).Serialize(lazy, list, JsValue.Undefined).ToString()
-                : new JsonSerializer(engine, new JsonSerializerOptions { EnableFastPath = serializerKind == "fast" }).SerializeToString(lazy, list)!;
-            Assert.Equal("{\"d\":\"D\",\"b\":\"B\",\"c\":\"changed\",\"a\":\"A\"}", json);
+            Assert.Equal("{\"d\":\"D\",\"b\":\"B\",\"c\":\"changed\",\"a\":\"A\"}", SerializeWith(serializerKind, engine, lazy, list));
         }
     }
 

@@ -180,11 +180,23 @@ internal sealed class ValueReader
         _hiddenClasses ? JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null) : null;
 
     /// <summary>
-    /// Whether a plain object keeps its properties in a table (it has no hidden class and has had a property), where
-    /// looking one up runs no user code. False whenever hidden classes are off: then this cannot be told.
+    /// Whether a plain object is read as a table: its enumerable own properties all at once with
+    /// <see cref="ReadTable"/>, and any one of them with GetOwnProperty, neither of which runs user code (a plain
+    /// object is ordinary, and a descriptor runs a lazy value's code only when its value is read). Where hidden classes
+    /// are read, that is an object without one (it has had a property and keeps them in a table). Elsewhere either way
+    /// is exact for every plain object, and the public representation only picks the faster one: a table's
+    /// descriptors hold its values, which the walk then takes without a lookup, where a hidden class's descriptors
+    /// would each be made for the occasion and read through [[Get]] all the same, which the keyed path does with the
+    /// engine's own key strings.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool IsTable(JsObject plain) => _hiddenClasses && GetShape(plain) is null;
+    public bool IsTable(JsObject plain) => _hiddenClasses ? GetShape(plain) is null : IsPublicTable(plain);
+
+    // Kept out of IsTable, so that only the public path compiles a call to GetObjectRepresentation, which Jint documents
+    // as a diagnostic that a later release may change.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static bool IsPublicTable(JsObject plain) =>
+        plain.Engine.Advanced.GetObjectRepresentation(plain) != ObjectRepresentation.HiddenClass;
 
     /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/> (one this reader gave).</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -226,8 +238,10 @@ internal sealed class ValueReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public TableSegment ReadTable(JsObject plain, TableStack tables)
     {
-        Debug.Assert(IsTable(plain), "an object in dictionary mode");
-        return UsesPropertyTables() ? JintInternals.ReadTable(plain, tables) : ReadTablePublic(plain, tables);
+        Debug.Assert(IsTable(plain), "an object read as a table");
+
+        // The compiled reader reads Jint's table itself, which only an object without a hidden class uses.
+        return _hiddenClasses && UsesPropertyTables() ? JintInternals.ReadTable(plain, tables) : ReadTablePublic(plain, tables);
     }
 
     private bool UsesPropertyTables()
