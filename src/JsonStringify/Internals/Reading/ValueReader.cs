@@ -198,9 +198,13 @@ internal sealed class ValueReader
     private static bool IsPublicTable(JsObject plain) =>
         plain.Engine.Advanced.GetObjectRepresentation(plain) != ObjectRepresentation.HiddenClass;
 
-    /// <summary>Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/> (one this reader gave).</summary>
+    /// <summary>
+    /// Whether <paramref name="o"/> still has the hidden class <paramref name="shape"/>, one that a reader with hidden
+    /// classes on gave (so they need not be asked about again: this is asked before every slot read).
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public bool HasShape(ObjectInstance o, object shape) => o is JsObject plain && ReferenceEquals(GetShape(plain), shape);
+    public static bool HasShape(ObjectInstance o, object shape) =>
+        o is JsObject plain && ReferenceEquals(JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null), shape);
 
     /// <summary>
     /// The keys of <paramref name="shape"/>, in [[OwnPropertyKeys]] order, when all of them are enumerable data

@@ -61,7 +61,7 @@ internal sealed partial class Walker<TOutput>
                 {
                     int slot = slots[i];
                     lacksKey = slot < 0;
-                    read = slot >= 0 && _reader.HasShape(container, frame.Shape!) ? ValueReader.TryGetSlot(container, slot) : null;
+                    read = slot >= 0 && ValueReader.HasShape(container, frame.Shape!) ? ValueReader.TryGetSlot(container, slot) : null;
                 }
                 else
                 {
@@ -161,7 +161,7 @@ internal sealed partial class Walker<TOutput>
             ulong i = frame.Index++;
             JsValue key = layout.Keys[i];
             JsValue value;
-            if (_reader.HasShape(container, frame.Shape!) && ValueReader.TryGetSlot(container, (int)i) is { } slotValue)
+            if (ValueReader.HasShape(container, frame.Shape!) && ValueReader.TryGetSlot(container, (int)i) is { } slotValue)
             {
                 value = slotValue;
                 if (_pureShapes && IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))

@@ -329,7 +329,7 @@ internal sealed partial class Walker<TOutput>
         int i = 0;
         for (; i < keys.Length; i++)
         {
-            if (!_reader.HasShape(o, shape) || ValueReader.TryGetSlot(o, i) is not { } value)
+            if (!ValueReader.HasShape(o, shape) || ValueReader.TryGetSlot(o, i) is not { } value)
             {
                 break;
             }
