@@ -76,7 +76,11 @@ public sealed partial class JsonSerializer
     /// reported once per process as a warning of the <c>JsonStringify</c> event source.
     /// </summary>
     public string? FastPathDisabledReason =>
-        _options.EnableFastPath ? Reader.DescribeDisabledParts() : "JsonSerializerOptions.EnableFastPath is false: only Jint's public API is used.";
+        _options.EnableFastPath
+            ? Reader.DescribeDisabledParts()
+            : "JsonSerializerOptions.EnableFastPath is false: Jint's public API is used, and its internals only for Jint's "
+                + "host conventions that the public API does not reach (Engine.Options, a proxy's target)."
+                + (Reader.DescribeDisabledParts() is { } failures ? Environment.NewLine + failures : string.Empty);
 
     internal Engine Engine { get; }
 

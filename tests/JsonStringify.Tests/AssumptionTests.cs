@@ -131,10 +131,13 @@ public class AssumptionTests
         Assert.Contains(nameof(MissingFieldException), reason);
         Assert.Contains(marker, reason);
 
-        Assert.Contains(listener.Events, e => (string?)e.Payload![1] == nameof(JintAssumption.DenseArrays));
-        Assert.Contains(listener.Events, e => (string?)e.Payload![1] == nameof(JintAssumption.PropertyTables) && ((string?)e.Payload[2])!.Contains(marker, StringComparison.Ordinal));
-        Assert.DoesNotContain(listener.Events, e => (string?)e.Payload![1] == nameof(JintAssumption.HiddenClasses));
-        Assert.All(listener.Events, e => Assert.Equal(FastPath.JintVersion, e.Payload![0]));
+        // Other tests may report real failures meanwhile (on releases that break an assumption): the events are read
+        // from a copy, and none of those is about the assumptions judged here, which hold on every claimed release.
+        List<EventWrittenEventArgs> events = listener.Snapshot();
+        Assert.Contains(events, e => (string?)e.Payload![1] == nameof(JintAssumption.DenseArrays));
+        Assert.Contains(events, e => (string?)e.Payload![1] == nameof(JintAssumption.PropertyTables) && ((string?)e.Payload[2])!.Contains(marker, StringComparison.Ordinal));
+        Assert.DoesNotContain(events, e => (string?)e.Payload![1] == nameof(JintAssumption.HiddenClasses));
+        Assert.All(events, e => Assert.Equal(FastPath.JintVersion, e.Payload![0]));
     }
 
     private static JsonSerializerOptions Without(JintAssumption assumption) =>
@@ -142,7 +145,15 @@ public class AssumptionTests
 
     private sealed class Listener : EventListener
     {
-        public List<EventWrittenEventArgs> Events { get; } = [];
+        private readonly List<EventWrittenEventArgs> _events = [];
+
+        public List<EventWrittenEventArgs> Snapshot()
+        {
+            lock (_events)
+            {
+                return [.. _events];
+            }
+        }
 
         protected override void OnEventSourceCreated(EventSource eventSource)
         {
@@ -154,9 +165,9 @@ public class AssumptionTests
 
         protected override void OnEventWritten(EventWrittenEventArgs eventData)
         {
-            lock (Events)
+            lock (_events)
             {
-                Events.Add(eventData);
+                _events.Add(eventData);
             }
         }
     }

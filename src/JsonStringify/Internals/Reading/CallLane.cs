@@ -22,7 +22,8 @@ internal sealed class CallLane
     private Engine _engine = null!;
     private ValueReader _reader = ValueReader.Public;
 
-    // Known only at the first call of a walk: the probes behind them run at the first call a process makes.
+    // Decided at the first toJSON or replacer call of a walk: the argument probe runs at the first such call a process
+    // makes, not at a walk that calls nothing.
     private bool _decided;
     private bool _internal;
     private bool _reuseLists;

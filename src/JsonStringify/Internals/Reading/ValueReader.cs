@@ -386,7 +386,7 @@ internal sealed class ValueReader
     /// <summary>
     /// Whether toJSON and replacer calls go through the engine's internal call, which, unlike the public
     /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>, neither allocates a closure per call nor restarts the
-    /// constraints of a host call. Probed at the first call a process makes, not at its first walk.
+    /// constraints of a host call. Probed at the first call a process makes (see <see cref="IsEngineIdle"/>).
     /// </summary>
     public bool CallsInternally => Uses(JintAssumption.InternalCall);
 
