@@ -50,9 +50,9 @@ internal static partial class JintInternals
     // A HybridDictionary<PropertyDescriptor> keeps its entries in a ListDictionary (private _list) while
     // it is small and in a StringDictionarySlim (internal _dictionary) after that. The list is a chain of nodes (private
     // _head; each node's public Key, Value and Next), in insertion order; the dictionary keeps its entries in an array of
-    // struct slots (private _entries and _count), which Jint 4.17 and 4.18 use as a ring starting at _firstIndex, a
-    // removed slot's next being RemovedSlot, and Jint 4.16 as a plain array whose removed slots form a free list
-    // (_freeList), each one's next below -1. Key.Name (internal) is the key's string. Reading them directly, rather than
+    // struct slots (private _entries and _count), which Jint 4.16.4 to 4.18 use as a ring starting at _firstIndex, a
+    // removed slot's next being RemovedSlot, and earlier 4.16 releases as a plain array from its first slot, a removed
+    // slot's next being below -1 (a tombstone, or a link of the free list). Key.Name (internal) is the key's string. Reading them directly, rather than
     // through the enumerators, saves a call and a copy per property. These are members of internal generic types, which
     // [UnsafeAccessor] cannot name, so a delegate is compiled once, for the layout the release has; the PropertyTables
     // probe compiles it and checks it.
@@ -77,10 +77,6 @@ internal static partial class JintInternals
         FieldInfo slotsField = dictionaryType.GetField("_entries", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
         FieldInfo? firstField = dictionaryType.GetField("_firstIndex", Instance);
         bool ring = firstField is not null;
-        if (!ring && dictionaryType.GetField("_freeList", Instance)?.FieldType != typeof(int))
-        {
-            throw new MissingFieldException(dictionaryType.Name, "_firstIndex or _freeList");
-        }
 
         FieldInfo countField = dictionaryType.GetField("_count", Instance) ?? throw new MissingFieldException(dictionaryType.Name, "_count");
         Type slotType = slotsField.FieldType.GetElementType() ?? throw new MissingFieldException(dictionaryType.Name, "_entries");
