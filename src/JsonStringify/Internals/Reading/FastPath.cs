@@ -19,7 +19,7 @@ internal static class FastPath
         .Where(a => a != JintAssumption.None && a != JintAssumption.All)
         .ToArray();
 
-    // Indexed by the flag's bit: null while not probed, then the verdict (null reason when the assumption holds).
+    // Indexed by the flag's bit; each runs its probe at its first read (a null reason: the assumption holds).
     private static readonly Lazy<Verdict>[] s_verdicts = CreateVerdicts();
 
     /// <summary>The Jint release this process runs on, as its assembly says.</summary>
