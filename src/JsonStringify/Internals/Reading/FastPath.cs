@@ -8,9 +8,9 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// The verdicts of the probes, one per <see cref="JintAssumption"/>, each reached at most once per process at the first
-/// use of what rests on it: the hidden-class and dense-array probes when the first serializer is made, the internal call
-/// and the evaluation state at the first call of a serializer, the argument probe at the first toJSON or replacer call,
-/// the table reader's at the first table. A failed probe is reported once, to the
+/// use of what rests on it: the hidden-class and dense-array probes when the first serializer is made, the evaluation
+/// state at the first call of a serializer, the call probes at the first toJSON or replacer call, the table reader's at
+/// the first table. A failed probe is reported once, to the
 /// <c>JsonStringify</c> event source, and from then on <see cref="JsonSerializer.FastPathDisabledReason"/> names it.
 /// </summary>
 internal static class FastPath

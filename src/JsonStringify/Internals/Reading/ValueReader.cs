@@ -378,7 +378,7 @@ internal sealed class ValueReader
     /// own, whose constraints count from its start. Null when this reader cannot tell.
     /// </summary>
     public bool? IsEngineIdle(Engine engine) =>
-        Uses(JintAssumption.EvaluationState) && Uses(JintAssumption.InternalCall) ? !JintInternals.IsEvaluationInProgress(engine) : null;
+        Uses(JintAssumption.EvaluationState) ? !JintInternals.IsEvaluationInProgress(engine) : null;
 
     /// <summary>The options <paramref name="engine"/> was created with, or null where they cannot be read.</summary>
     public Options? TryGetEngineOptions(Engine engine) => Uses(JintAssumption.EngineOptions) ? JintInternals.GetOptions(engine) : null;
@@ -386,7 +386,8 @@ internal sealed class ValueReader
     /// <summary>
     /// Whether toJSON and replacer calls go through the engine's internal call, which, unlike the public
     /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>, neither allocates a closure per call nor restarts the
-    /// constraints of a host call. Probed at the first call a process makes (see <see cref="IsEngineIdle"/>).
+    /// constraints of a host call. Probed at the first toJSON or replacer call a process makes, not at its first walk:
+    /// the probe runs scripts, which cost a new process the compiling of Jint's interpreter.
     /// </summary>
     public bool CallsInternally => Uses(JintAssumption.InternalCall);
 
