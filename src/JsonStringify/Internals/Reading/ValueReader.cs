@@ -177,7 +177,12 @@ internal sealed class ValueReader
     /// <inheritdoc cref="GetShape(ObjectInstance)"/>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public object? GetShape(JsObject plain) =>
-        _hiddenClasses ? JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null) : null;
+        _hiddenClasses ? ShapeOrVirgin(plain) : null;
+
+    // The object's hidden class, the stand-in for one that never had a property, or null for a table object.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static object? ShapeOrVirgin(JsObject plain) =>
+        JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null);
 
     /// <summary>
     /// Whether a plain object is read as a table: its enumerable own properties all at once with
@@ -204,7 +209,7 @@ internal sealed class ValueReader
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool HasShape(ObjectInstance o, object shape) =>
-        o is JsObject plain && ReferenceEquals(JintInternals.ShapeOf(plain) ?? (JintInternals.IsVirginPlainObject(plain) ? s_virgin : null), shape);
+        o is JsObject plain && ReferenceEquals(ShapeOrVirgin(plain), shape);
 
     /// <summary>
     /// The keys of <paramref name="shape"/>, in [[OwnPropertyKeys]] order, when all of them are enumerable data
