@@ -46,8 +46,6 @@ internal static class StringEscaper
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
         int length = value.Length;
-        int i = 0;
-        int w = 0;
         if (length < BlockLength)
         {
             if (length < MinShortLength)
@@ -61,58 +59,15 @@ internal static class StringEscaper
                 return length;
             }
 
-            i = w = BitOperations.TrailingZeroCount(special);
-            return EscapeRest(ref source, length, ref target, i, w);
+            int clean = BitOperations.TrailingZeroCount(special);
+            return EscapeRest(ref source, length, ref target, clean, clean);
         }
 
-        // Where the chars stored at the current distance between output and input begin: the char after the last
-        // escape. The last block may reach back over chars already copied only if they were copied at that distance.
-        int sameDistanceFrom = 0;
+        int w = EscapeBlocks<CharTarget, ushort>(ref source, length, ref target, out int i, out int sameDistanceFrom);
         int lastBlock = length - BlockLength;
-        while (i <= lastBlock)
-        {
-            uint special = CopyBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
-            if (special == 0)
-            {
-                i += BlockLength;
-                w += BlockLength;
-                continue;
-            }
 
-            // The block's specials are known from its mask: each is escaped, and the chars after it are copied again
-            // at the new distance, without checking them again, until the mask runs out.
-            int blockStart = i;
-            int blockEnd = i + BlockLength;
-            while (true)
-            {
-                int next = blockStart + BitOperations.TrailingZeroCount(special);
-                w += next - i;
-                i = next;
-                w = EscapeOne(ref source, length, i, ref target, w, out int read);
-                i += read;
-                sameDistanceFrom = i;
-                if (i > lastBlock)
-                {
-                    goto Rest;
-                }
-
-                Copy(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
-                special &= ~0u << (i - blockStart);
-                if (special == 0)
-                {
-                    break;
-                }
-            }
-
-            if (i < blockEnd)
-            {
-                w += blockEnd - i;
-                i = blockEnd;
-            }
-        }
-
-    Rest:
-
+        // The chars after the last whole block: one more block that ends at the value's end, reaching back over chars
+        // already stored, which it may do only if they were stored at the current distance (none escaped among them).
         if (i < length && sameDistanceFrom <= lastBlock)
         {
             int back = i - lastBlock;
@@ -157,72 +112,23 @@ internal static class StringEscaper
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         ref byte target = ref MemoryMarshal.GetReference(destination);
         int length = value.Length;
-        int i = 0;
-        int w = 0;
-        int lastBlock = length - BlockLength;
-        while (i <= lastBlock)
-        {
-            uint stop = NarrowBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
-            if (stop == 0)
-            {
-                i += BlockLength;
-                w += BlockLength;
-                continue;
-            }
-
-            // As in Escape: the block's stops are known from its mask; after each escape the chars that follow are
-            // stored again at the new distance, unchecked, until the mask runs out or a char is not ASCII.
-            int blockStart = i;
-            int blockEnd = i + BlockLength;
-            while (true)
-            {
-                int next = blockStart + BitOperations.TrailingZeroCount(stop);
-                w += next - i;
-                i = next;
-                int escaped = EscapeAsciiOne(Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
-                if (escaped == 0)
-                {
-                    consumed = i;
-                    return w;
-                }
-
-                w += escaped;
-                i++;
-                if (i > lastBlock)
-                {
-                    goto Rest;
-                }
-
-                Narrow(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
-                stop &= ~0u << (i - blockStart);
-                if (stop == 0)
-                {
-                    break;
-                }
-            }
-
-            w += blockEnd - i;
-            i = blockEnd;
-        }
-
-    Rest:
+        int w = EscapeBlocks<AsciiTarget, byte>(ref source, length, ref target, out int i, out _);
 
         while (i < length)
         {
             ushort c = Unsafe.Add(ref source, i);
-            if (!IsSpecial(c) && c < 0x80)
+            if (c >= 0x80)
             {
-                Unsafe.Add(ref target, w++) = (byte)c;
+                break;
+            }
+
+            if (IsSpecial(c))
+            {
+                w += EscapeAsciiOne(c, ref Unsafe.Add(ref target, w));
             }
             else
             {
-                int escaped = EscapeAsciiOne(c, ref Unsafe.Add(ref target, w));
-                if (escaped == 0)
-                {
-                    break;
-                }
-
-                w += escaped;
+                Unsafe.Add(ref target, w++) = (byte)c;
             }
 
             i++;
@@ -289,6 +195,135 @@ internal static class StringEscaper
         buffer[w++] = '"';
         suffix.CopyTo(buffer.AsSpan(w));
         return new string(buffer, 0, w + suffix.Length);
+    }
+
+    // The one pass shared by Escape and EscapeAscii, over the value's whole blocks: each block is loaded once, stored at
+    // its place in the output and checked; the chars that stopped the check are escaped one at a time, and after each,
+    // the chars that follow are stored again at the new distance, unchecked (the block's mask already says which of
+    // them stop), until the mask runs out. Returns the number of units written; `consumed` is how many chars were read
+    // (at most one block short of the end, or up to a char the target cannot write), and `sameDistanceFrom` is the
+    // char after the last escape, from which on the output has stood at its current distance from the input.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EscapeBlocks<TTarget, TUnit>(ref ushort source, int length, ref TUnit target, out int consumed, out int sameDistanceFrom)
+        where TTarget : struct, IEscapeTarget<TUnit>
+    {
+        int i = 0;
+        int w = 0;
+        int sameDistance = 0;
+        int lastBlock = length - BlockLength;
+        while (i <= lastBlock)
+        {
+            uint stops = TTarget.StoreBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+            if (stops == 0)
+            {
+                i += BlockLength;
+                w += BlockLength;
+                continue;
+            }
+
+            int blockStart = i;
+            int blockEnd = i + BlockLength;
+            while (true)
+            {
+                int next = blockStart + BitOperations.TrailingZeroCount(stops);
+                w += next - i;
+                i = next;
+                if (!TTarget.Writes(Unsafe.Add(ref source, i)))
+                {
+                    goto Done;
+                }
+
+                w = TTarget.EscapeStop(ref source, length, i, ref target, w, out int read);
+                i += read;
+                sameDistance = i;
+                if (i > lastBlock)
+                {
+                    goto Done;
+                }
+
+                TTarget.Store(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+                stops &= ~0u << (i - blockStart);
+                if (stops == 0)
+                {
+                    break;
+                }
+            }
+
+            // A surrogate pair at the block's last char may have carried i one past its end; with one char per stop, i
+            // is at most the block's end, and the test folds away.
+            if (TTarget.MaxCharsPerStop == 1 || i < blockEnd)
+            {
+                w += blockEnd - i;
+                i = blockEnd;
+            }
+        }
+
+    Done:
+        consumed = i;
+        sameDistanceFrom = sameDistance;
+        return w;
+    }
+
+    // What EscapeBlocks writes into: its unit (char or byte), how a block is stored and checked, and how a char that
+    // stopped the check is written. Implemented by structs, so that each target gets a loop compiled for it alone.
+    private interface IEscapeTarget<TUnit>
+    {
+        // Stores BlockLength chars and returns the mask of those that stop the copy (bit k for the block's char k).
+        static abstract uint StoreBlock(ref ushort source, ref TUnit target);
+
+        // Stores BlockLength chars, unchecked.
+        static abstract void Store(ref ushort source, ref TUnit target);
+
+        // The most chars one EscapeStop reads.
+        static abstract int MaxCharsPerStop { get; }
+
+        // Whether this target writes the char c that stopped the copy; when it does not, the pass ends before it.
+        static abstract bool Writes(ushort c);
+
+        // Writes the char at i, which stopped the copy, at w; returns where the output goes on, and how many chars it
+        // read (1 to MaxCharsPerStop).
+        static abstract int EscapeStop(ref ushort source, int length, int i, ref TUnit target, int w, out int read);
+    }
+
+    // UTF-16 output: stops at every char JSON.stringify escapes, and writes each.
+    private readonly struct CharTarget : IEscapeTarget<ushort>
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static uint StoreBlock(ref ushort source, ref ushort target) => CopyBlock(ref source, ref target);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static void Store(ref ushort source, ref ushort target) => Copy(ref source, ref target);
+
+        // A surrogate pair, written as it is.
+        public static int MaxCharsPerStop => 2;
+
+        public static bool Writes(ushort c) => true;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static int EscapeStop(ref ushort source, int length, int i, ref ushort target, int w, out int read) =>
+            EscapeOne(ref source, length, i, ref target, w, out read);
+    }
+
+    // UTF-8 output for ASCII chars: stops at the chars JSON.stringify escapes and at every char that is not ASCII, and
+    // writes only the former.
+    private readonly struct AsciiTarget : IEscapeTarget<byte>
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static uint StoreBlock(ref ushort source, ref byte target) => NarrowBlock(ref source, ref target);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static void Store(ref ushort source, ref byte target) => Narrow(ref source, ref target);
+
+        public static int MaxCharsPerStop => 1;
+
+        public static bool Writes(ushort c) => c < 0x80;
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static int EscapeStop(ref ushort source, int length, int i, ref byte target, int w, out int read)
+        {
+            read = 1;
+            return w + EscapeAsciiOne(Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+        }
     }
 
     // Copies a value of MinShortLength to MaxShortLength chars and returns the mask of those that need escaping: two
@@ -489,19 +524,14 @@ internal static class StringEscaper
         return w + JsonConstants.MaxEscapedCharLength;
     }
 
-    // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6); 0, writing
-    // nothing, for a char that is not ASCII. The caller's write index stays its own (no ref to it), so that it can
-    // stay in a register in the caller's loop. Inlined: EscapeAscii is compiled optimised at its first call, without
-    // a profile, and the JIT's own budget would leave this out of its loops.
+    // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6). The
+    // caller's write index stays its own (no ref to it), so that it can stay in a register in the caller's loop.
+    // Inlined: EscapeAscii is compiled optimised at its first call, without a profile, and the JIT's own budget would
+    // leave this out of its loops.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EscapeAsciiOne(ushort c, ref byte target)
     {
-        if (c >= 0x80)
-        {
-            return 0;
-        }
-
-        Debug.Assert(IsSpecial(c), "Only ASCII chars that need escaping come here.");
+        Debug.Assert(c < 0x80 && IsSpecial(c), "Only ASCII chars that need escaping come here.");
         byte shortForm = ShortEscapes[c];
         if (shortForm != 0)
         {
