@@ -4,6 +4,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Runtime;
 using System.Runtime.Loader;
+using System.Text.Json;
 using Jint;
 using Jint.Native;
 using Jint.Native.Object;
@@ -25,7 +26,7 @@ public static class AbRunner
 {
     public const string Usage = """
         --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
-            [documents]
+            [--v8 FILE] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -39,7 +40,10 @@ public static class AbRunner
           which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
           the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
           and each enumerable value; for each array its elements), with nothing written: the least time the public
-          reader can take. A baseline is loaded with this runner's Jint, whatever Jint it was built against.
+          reader can take. --v8 adds V8's best call per document and the ratio of this build's to it, from FILE as
+          benchmarks/v8/v8-bench.mjs --json FILE writes it (with the same --space); documents it has no figure for,
+          such as the built ones, show none. A baseline is loaded with this runner's Jint, whatever Jint it was built
+          against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
@@ -97,17 +101,45 @@ public static class AbRunner
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
             + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
+        V8Figures? v8 = null;
+        if (options.V8File is not null)
+        {
+            v8 = V8Figures.Read(options.V8File, options.Space, out error);
+            if (v8 is null)
+            {
+                Console.Error.WriteLine(error);
+                return 1;
+            }
+
+            Console.WriteLine($"V8: {v8.Engine}, best call per document from {Path.GetFullPath(options.V8File)}.");
+        }
+
         Console.WriteLine();
-        Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |");
-        Console.WriteLine("| --- | ---: | ---: | ---: |");
+        Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |{(v8 is null ? "" : " V8 | this ÷ V8 |")}");
+        Console.WriteLine($"| --- | ---: | ---: | ---: |{(v8 is null ? "" : " ---: | ---: |")}");
         var ratios = new List<(string Document, double Ratio)>();
+        var v8Ratios = new List<double>();
         foreach (string document in options.Documents)
         {
             Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide : OursSide(options.StringResult, options.PublicReader);
             (double otherBest, double oursBest) = Measure(document, makeOther, makeOurs, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
-            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |"));
+            string v8Cells = "";
+            if (v8 is not null)
+            {
+                if (v8.Best.TryGetValue(document, out double v8Best))
+                {
+                    v8Ratios.Add(oursBest / v8Best);
+                    v8Cells = string.Create(CultureInfo.InvariantCulture, $" {v8Best:F1} | {oursBest / v8Best:F3} |");
+                }
+                else
+                {
+                    v8Cells = " | |";
+                }
+            }
+
+            Console.WriteLine(string.Create(CultureInfo.InvariantCulture, $"| {document} | {otherBest:F1} | {oursBest:F1} | {ratio:F3} |{v8Cells}"));
         }
 
         Console.WriteLine();
@@ -118,6 +150,13 @@ public static class AbRunner
         {
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture, $"Median over the wider corpus: {Statistics.Median(wide):F3} over {Count(wide.Length)}."));
+        }
+
+        if (v8Ratios.Count > 0)
+        {
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"Median of this ÷ V8: {Statistics.Median(v8Ratios):F3} over {Count(v8Ratios.Count)}; highest {v8Ratios.Max():F3}."));
         }
 
         return 0;
@@ -173,6 +212,12 @@ public static class AbRunner
                 case "--read-floor":
                     options.ReadFloor = true;
                     break;
+                case "--v8" when i + 1 < args.Length:
+                    options.V8File = args[++i];
+                    break;
+                case "--v8":
+                    error = "--v8 takes the path of a file written by benchmarks/v8/v8-bench.mjs --json.";
+                    return false;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
                     error = $"Unknown option '{argument}' (see --ab --help).";
                     return false;
@@ -386,7 +431,47 @@ public static class AbRunner
 
         public bool ReadFloor { get; set; }
 
+        public string? V8File { get; set; }
+
         public List<string> Documents { get; } = [];
+    }
+
+    // V8's best call per document, as benchmarks/v8/v8-bench.mjs --json writes them: { engine, space, seconds, best }.
+    private sealed class V8Figures(string engine, Dictionary<string, double> best)
+    {
+        public string Engine { get; } = engine;
+
+        public Dictionary<string, double> Best { get; } = best;
+
+        // The figures in path, taken with the given space; null, with what is wrong, when they cannot be used.
+        public static V8Figures? Read(string path, int space, out string? error)
+        {
+            error = null;
+            try
+            {
+                using JsonDocument document = JsonDocument.Parse(File.ReadAllBytes(path));
+                JsonElement root = document.RootElement;
+                if (root.GetProperty("space").GetInt32() != space)
+                {
+                    error = $"'{path}' holds V8's figures for space {root.GetProperty("space").GetInt32()}, not {space}.";
+                    return null;
+                }
+
+                var best = new Dictionary<string, double>(StringComparer.Ordinal);
+                foreach (JsonProperty figure in root.GetProperty("best").EnumerateObject())
+                {
+                    best[figure.Name] = figure.Value.GetDouble();
+                }
+
+                return new V8Figures(root.GetProperty("engine").GetString() ?? "V8", best);
+            }
+            catch (Exception e) when (e is IOException or UnauthorizedAccessException or System.Text.Json.JsonException
+                or KeyNotFoundException or InvalidOperationException or FormatException)
+            {
+                error = $"'{path}' is not a file of V8's figures as benchmarks/v8/v8-bench.mjs --json writes it: {e.Message}";
+                return null;
+            }
+        }
     }
 
     // The baseline build on its own; everything it refers to (Jint above all) comes from the default context, so both

