@@ -1,7 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
 using System.Text;
-using System.Text.Unicode;
 
 namespace JsonStringify.Internals;
 
@@ -91,7 +90,7 @@ internal abstract class Utf8Sink : TextSink
         {
             // Any room that holds a code point lets the transcoder move on.
             Span<byte> destination = Room(Math.Max(MinTranscodeRoom, Math.Min(chars.Length * 3, MaxTranscodeRoom)), MaxBytesPerRune);
-            OperationStatus status = Utf8.FromUtf16(chars, destination, out int read, out int written, replaceInvalidSequences: true, isFinalBlock: false);
+            OperationStatus status = Utf8Transcoder.FromUtf16(chars, destination, out int read, out int written);
             Advance(written);
             chars = chars[read..];
             if (status == OperationStatus.Done)

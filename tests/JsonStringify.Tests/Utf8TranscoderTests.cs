@@ -1,0 +1,73 @@
+using System.Buffers;
+using System.Text.Unicode;
+using JsonStringify.Internals;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// The UTF-8 sinks' transcoder against <see cref="Utf8.FromUtf16"/> with invalid sequences replaced and more data to
+/// come: the same status, counts and bytes, for texts of every mix of char widths (ASCII, two-byte, three-byte,
+/// surrogate pairs, unpaired surrogates) at every length around its 32-char blocks, into room that is ample, tight or
+/// too short. On a machine without AVX-512 VBMI2 both sides are the runtime's transcoder.
+/// </summary>
+public class Utf8TranscoderTests
+{
+    // Chars of each width the transcoder treats apart: ASCII, two-byte (Latin-1, Cyrillic, the last two-byte char),
+    // three-byte, the halves of a pair, and the edges between them.
+    private static readonly char[] s_alphabet =
+    [
+        'a', ' ', '"', '\u007F', '\u0080', '\u00E9', '\u0416', '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',
+    ];
+
+    public static TheoryData<int> Seeds => [.. Enumerable.Range(0, 16)];
+
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void MatchesTheRuntimeTranscoder(int seed)
+    {
+        var random = new Random(seed);
+        for (int length = 0; length <= 140; length++)
+        {
+            // One text of each mix: ASCII with some two-byte chars, mostly two-byte, and every width.
+            foreach (int widths in new[] { 6, 8, s_alphabet.Length })
+            {
+                char[] text = new char[length];
+                for (int k = 0; k < length; k++)
+                {
+                    int pick = random.Next(widths);
+                    text[k] = widths == 6 && random.Next(4) != 0 ? (char)('a' + random.Next(26)) : s_alphabet[pick];
+                }
+
+                foreach (int room in new[] { length * 3, (length * 3) + 64, length, length / 2, 3, 0 })
+                {
+                    AssertSame(text, room);
+                }
+            }
+        }
+    }
+
+    [Fact]
+    public void ATextOfTwoByteCharsIsTwoBytesEach()
+    {
+        string text = string.Concat(Enumerable.Repeat("Россия, Österreich; ", 20));
+        byte[] destination = new byte[text.Length * 3];
+        OperationStatus status = Utf8Transcoder.FromUtf16(text, destination, out int read, out int written);
+        Assert.Equal(OperationStatus.Done, status);
+        Assert.Equal(text.Length, read);
+        Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
+    }
+
+    private static void AssertSame(char[] text, int room)
+    {
+        byte[] expected = new byte[room];
+        byte[] actual = new byte[room];
+        OperationStatus expectedStatus = Utf8.FromUtf16(
+            text, expected, out int expectedRead, out int expectedWritten, replaceInvalidSequences: true, isFinalBlock: false);
+        OperationStatus actualStatus = Utf8Transcoder.FromUtf16(text, actual, out int actualRead, out int actualWritten);
+        string what = $"{new string(text)} into {room} bytes";
+        Assert.True(expectedStatus == actualStatus, $"status of {what}: {actualStatus}, expected {expectedStatus}");
+        Assert.True(expectedRead == actualRead, $"chars read of {what}: {actualRead}, expected {expectedRead}");
+        Assert.True(expectedWritten == actualWritten, $"bytes written of {what}: {actualWritten}, expected {expectedWritten}");
+        Assert.True(expected.AsSpan(0, expectedWritten).SequenceEqual(actual.AsSpan(0, actualWritten)), $"bytes of {what}");
+    }
+}
