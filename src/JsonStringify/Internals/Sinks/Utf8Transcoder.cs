@@ -30,9 +30,9 @@ internal static class Utf8Transcoder
     // bytes per char; a surrogate pair is four bytes for two chars).
     private const int BlockRoom = 4 * BlockLength;
 
-    // See FromUtf16.
+    // ASCII blocks in a row, after a char that is not ASCII, at which the runtime's narrowing takes the text again: a
+    // run that long is likely to go on.
     private const int AsciiBlocksToNarrow = 2;
-
 
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
@@ -62,8 +62,7 @@ internal static class Utf8Transcoder
 
             i = w = narrowed;
 
-            // Whole ASCII blocks in a row since the last char that is not ASCII: at AsciiBlocksToNarrow, the text is
-            // likely in a long run of ASCII again, which the runtime's narrowing then takes.
+            // Whole ASCII blocks in a row since the last char that is not ASCII.
             int asciiBlocks = 0;
             while (ascii == OperationStatus.InvalidData && source.Length - i >= BlockLength && destination.Length - w >= BlockRoom)
             {
