@@ -40,9 +40,10 @@ internal static class Utf8Transcoder
     /// </summary>
     /// <remarks>
     /// Optimised from its first call: unoptimised, its vector code runs several times slower than the runtime's
-    /// transcoder, and a process's first calls would pay for that.
+    /// transcoder, and a process's first calls would pay for that. Never inlined: inlined into the sink, it left its
+    /// block encoders out of line, passing each 512-bit vector through memory, which made it slower than the runtime's.
     /// </remarks>
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     public static OperationStatus FromUtf16(ReadOnlySpan<char> source, Span<byte> destination, out int read, out int written)
     {
         int i = 0;
