@@ -21,6 +21,10 @@ namespace JsonStringify.Benchmarks;
 /// <item><c>--late-shape [first:second,...]</c>: serves the first document for 3 s, then the second; of the second, the
 /// first call, the best of calls 300–315 (counting from 0), the best of each block of 100 of its first 1,000 calls,
 /// and its steady state (the best of 300 calls after 3 s more).</item>
+/// <item><c>--alternate [names]</c>: here one process serves both sides, as a service that has both would: 200 calls of
+/// one, 200 of the other, three rounds, the side that starts alternating from one process to the next. Per process and
+/// round, each side's best call; a process passes when our best call of all three rounds is no slower than Jint's.
+/// Jint's serializer warms the engine code the two sides share, so this is the case where Jint starts best placed.</item>
 /// </list>
 /// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"); <c>--processes N</c> sets the
 /// number of processes per side (10 by default). The environment is passed on to every child, so a configuration is
@@ -43,9 +47,11 @@ public static class WarmupRunner
     private static readonly string[] s_warmupDocuments = ["corpus/joblist", "twitter", "corpus/events"];
     private static readonly string[] s_latePairs = ["corpus/lockfile:corpus/sourcemap", "corpus/events:corpus/sourcemap"];
     private static readonly string[] s_sides = ["jint", "ours"];
+    private const int AlternateRounds = 3;
 
     /// <summary>Whether <paramref name="args"/> ask for this runner.</summary>
-    public static bool Handles(string[] args) => args.Length > 0 && args[0] is "--warmup" or "--late-shape" or ChildArgument;
+    public static bool Handles(string[] args) =>
+        args.Length > 0 && args[0] is "--warmup" or "--late-shape" or "--alternate" or ChildArgument;
 
     public static void Run(string[] args)
     {
@@ -55,7 +61,8 @@ public static class WarmupRunner
             return;
         }
 
-        bool late = args[0] == "--late-shape";
+        string mode = args[0] switch { "--late-shape" => "late", "--alternate" => "alternate", _ => "warmup" };
+        bool late = mode == "late";
         int processes = 10;
         string output = "utf8";
         string[]? scenarios = null;
@@ -76,7 +83,13 @@ public static class WarmupRunner
         }
 
         scenarios ??= late ? s_latePairs : s_warmupDocuments;
-        PrintConfiguration(late, processes, output);
+        PrintConfiguration(mode, processes, output);
+        if (mode == "alternate")
+        {
+            RunAlternating(scenarios, processes, output);
+            return;
+        }
+
         if (late)
         {
             Console.WriteLine("| first → second | side | second's first call | best of calls 300–315 | second's steady state | 300–315 ÷ steady | within 1.25× | best per 100 calls, 0–999 (medians over processes) |");
@@ -101,7 +114,7 @@ public static class WarmupRunner
                 // Alternate which side starts, so that neither always runs on the machine's state after the other.
                 foreach (string side in process % 2 == 0 ? s_sides : s_sides.Reverse())
                 {
-                    results[side].Add(Launch(late ? "late" : "warmup", side, output, scenario));
+                    results[side].Add(Launch(mode, side, output, scenario));
                 }
             }
 
@@ -116,14 +129,50 @@ public static class WarmupRunner
         }
     }
 
-    private static void PrintConfiguration(bool late, int processes, string output)
+    // --alternate: one process per measurement, both sides in it; the side that starts alternates between processes.
+    private static void RunAlternating(string[] documents, int processes, string output)
+    {
+        string rounds = string.Join(" | ", Enumerable.Range(1, AlternateRounds).Select(round => $"round {round}: Jint; ours"));
+        Console.WriteLine($"| document | starts | {rounds} | best of all: Jint; ours | ours ÷ Jint |");
+        Console.WriteLine($"| --- | --- |{string.Concat(Enumerable.Repeat(" ---: |", AlternateRounds))} ---: | ---: |");
+        foreach (string document in documents)
+        {
+            _ = Corpus.Find(document);
+            var ratios = new List<double>();
+            for (int process = 0; process < processes; process++)
+            {
+                string first = s_sides[process % 2];
+                Dictionary<string, double> result = Launch("alternate", first, output, document);
+                string cells = string.Join(" | ", Enumerable.Range(0, AlternateRounds)
+                    .Select(round => string.Create(CultureInfo.InvariantCulture, $"{result[$"jint{round}"]:F1}; {result[$"ours{round}"]:F1}")));
+                double jint = Enumerable.Range(0, AlternateRounds).Min(round => result[$"jint{round}"]);
+                double ours = Enumerable.Range(0, AlternateRounds).Min(round => result[$"ours{round}"]);
+                ratios.Add(ours / jint);
+                Console.WriteLine(string.Create(
+                    CultureInfo.InvariantCulture,
+                    $"| {document} | {Label(first)} | {cells} | {jint:F1}; {ours:F1} | {ours / jint:F2} |"));
+            }
+
+            Console.WriteLine(string.Create(
+                CultureInfo.InvariantCulture,
+                $"| {document} | all | | | | median {Statistics.Median(ratios):F2}, worst {ratios.Max():F2} | ours no slower in {ratios.Count(r => r <= 1)}/{ratios.Count} |"));
+        }
+    }
+
+    private static void PrintConfiguration(string mode, int processes, string output)
     {
         string environment = string.Join(", ", Environment.GetEnvironmentVariables().Keys.Cast<string>()
             .Where(key => key.StartsWith("DOTNET_", StringComparison.Ordinal) && !key.StartsWith("DOTNET_CLI_", StringComparison.Ordinal)
                 && key is not ("DOTNET_NOLOGO" or "DOTNET_SKIP_FIRST_TIME_EXPERIENCE" or "DOTNET_GENERATE_ASPNET_CERTIFICATE"))
             .Order(StringComparer.Ordinal)
             .Select(key => $"{key}={Environment.GetEnvironmentVariable(key)}"));
-        Console.WriteLine($"{(late ? "Late shape" : "Warm-up")}: {processes} fresh processes per side, output {(output == "utf8" ? "UTF-8 into a reused ArrayBufferWriter" : "string")}, "
+        string title = mode switch
+        {
+            "late" => $"Late shape: {processes} fresh processes per side",
+            "alternate" => $"Alternating: {processes} fresh processes, each serving both sides {AlternateRounds} × {EarlyCalls} calls",
+            _ => $"Warm-up: {processes} fresh processes per side",
+        };
+        Console.WriteLine($"{title}, output {(output == "utf8" ? "UTF-8 into a reused ArrayBufferWriter" : "string")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores; environment: {(environment.Length == 0 ? "default" : environment)}; "
             + $"ReadyToRun: JsonStringify {IsReadyToRun(typeof(JsonSerializer).Assembly)}, Jint {IsReadyToRun(typeof(Engine).Assembly)}.");
         Console.WriteLine("Times are medians over processes, with their range (min–max); µs per call.");
@@ -211,40 +260,33 @@ public static class WarmupRunner
         var writer = new ArrayBufferWriter<byte>(1 << 24);
         var builtin = new Jint.Native.Json.JsonSerializer(engine);
         var ours = new JsonSerializer(engine);
-        Func<JsValue, double> call = (side, output) switch
-        {
-            ("jint", "utf8") => document =>
-            {
-                writer.ResetWrittenCount();
-                long start = Stopwatch.GetTimestamp();
-                builtin.Serialize(document, writer);
-                return Stopwatch.GetElapsedTime(start).TotalSeconds;
-            },
-            ("ours", "utf8") => document =>
-            {
-                writer.ResetWrittenCount();
-                long start = Stopwatch.GetTimestamp();
-                ours.Serialize(document, writer);
-                return Stopwatch.GetElapsedTime(start).TotalSeconds;
-            },
-            ("jint", "string") => document =>
-            {
-                long start = Stopwatch.GetTimestamp();
-                builtin.Serialize(document);
-                return Stopwatch.GetElapsedTime(start).TotalSeconds;
-            },
-            ("ours", "string") => document =>
-            {
-                long start = Stopwatch.GetTimestamp();
-                ours.Serialize(document);
-                return Stopwatch.GetElapsedTime(start).TotalSeconds;
-            },
-            _ => throw new ArgumentException($"Unknown side or output: {side}, {output}."),
-        };
-
         var results = new StringBuilder();
         void Report(string key, double seconds) => results.Append(CultureInfo.InvariantCulture, $"{key}={seconds * 1e6:F2} ");
 
+        if (mode == "alternate")
+        {
+            // side is the one that starts; each round serves it, then the other.
+            string[] order = side == "jint" ? s_sides : [.. s_sides.Reverse()];
+            Func<JsValue, double>[] calls = [.. order.Select(s => Caller(s, output, builtin, ours, writer))];
+            for (int round = 0; round < AlternateRounds; round++)
+            {
+                for (int turn = 0; turn < order.Length; turn++)
+                {
+                    double best = double.MaxValue;
+                    for (int i = 0; i < EarlyCalls; i++)
+                    {
+                        best = Math.Min(best, calls[turn](documents[0]));
+                    }
+
+                    Report($"{order[turn]}{round}", best);
+                }
+            }
+
+            Console.WriteLine(results.ToString().TrimEnd());
+            return;
+        }
+
+        Func<JsValue, double> call = Caller(side, output, builtin, ours, writer);
         var clock = Stopwatch.StartNew();
         if (mode == "warmup")
         {
@@ -288,6 +330,40 @@ public static class WarmupRunner
         Report("steady", steady);
         Console.WriteLine(results.ToString().TrimEnd());
     }
+
+    // One timed call of a side: UTF-8 into the reused writer, or the string result.
+    private static Func<JsValue, double> Caller(
+        string side, string output, Jint.Native.Json.JsonSerializer builtin, JsonSerializer ours, ArrayBufferWriter<byte> writer) =>
+        (side, output) switch
+        {
+            ("jint", "utf8") => document =>
+            {
+                writer.ResetWrittenCount();
+                long start = Stopwatch.GetTimestamp();
+                builtin.Serialize(document, writer);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("ours", "utf8") => document =>
+            {
+                writer.ResetWrittenCount();
+                long start = Stopwatch.GetTimestamp();
+                ours.Serialize(document, writer);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("jint", "string") => document =>
+            {
+                long start = Stopwatch.GetTimestamp();
+                builtin.Serialize(document);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            ("ours", "string") => document =>
+            {
+                long start = Stopwatch.GetTimestamp();
+                ours.Serialize(document);
+                return Stopwatch.GetElapsedTime(start).TotalSeconds;
+            },
+            _ => throw new ArgumentException($"Unknown side or output: {side}, {output}."),
+        };
 
     // Calls until the clock reaches the budget.
     private static void Serve(Func<JsValue, double> call, JsValue document, Stopwatch clock, TimeSpan budget)
