@@ -175,7 +175,9 @@ public static class WarmupRunner
         Console.WriteLine($"{title}, output {(output == "utf8" ? "UTF-8 into a reused ArrayBufferWriter" : "string")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores; environment: {(environment.Length == 0 ? "default" : environment)}; "
             + $"ReadyToRun: JsonStringify {IsReadyToRun(typeof(JsonSerializer).Assembly)}, Jint {IsReadyToRun(typeof(Engine).Assembly)}.");
-        Console.WriteLine("Times are medians over processes, with their range (min–max); µs per call.");
+        Console.WriteLine(mode == "alternate"
+            ? "One row per process: each side's best call per round, µs."
+            : "Times are medians over processes, with their range (min–max); µs per call.");
         Console.WriteLine();
     }
 
