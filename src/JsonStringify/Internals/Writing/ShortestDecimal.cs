@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 
@@ -23,6 +24,13 @@ internal static class ShortestDecimal
     // g(k) = floor(10^-k × 2^-r) + 1 with r = floor(log2(10^-k)) - 125, split into two 63-bit halves.
     private static readonly long[] s_g = CreateTable();
 
+    // 5^-k modulo 2^64 for the trailing-zero steps of Compute.
+    private static readonly ulong s_inverseFivePow1 = InverseModulo2Pow64(5);
+    private static readonly ulong s_inverseFivePow2 = InverseModulo2Pow64(25);
+    private static readonly ulong s_inverseFivePow4 = InverseModulo2Pow64(625);
+    private static readonly ulong s_inverseFivePow8 = InverseModulo2Pow64(390_625);
+    private static readonly ulong s_inverseFivePow16 = InverseModulo2Pow64(152_587_890_625);
+
     /// <summary>
     /// For a finite, positive <paramref name="value"/>: the digits (without trailing zeros) and the exponent such
     /// that digits × 10^exponent is the decimal Number::toString writes.
@@ -36,13 +44,44 @@ internal static class ShortestDecimal
             ? Normal(biasedExponent, fraction)
             : ToDecimal(MinExponent, fraction, 0);
         ulong d = (ulong)digits;
-        while (d % 10 == 0)
+        exponent += RemoveTrailingZeros(ref d, 16, s_inverseFivePow16, ulong.MaxValue / 10_000_000_000_000_000);
+        exponent += RemoveTrailingZeros(ref d, 8, s_inverseFivePow8, ulong.MaxValue / 100_000_000);
+        exponent += RemoveTrailingZeros(ref d, 4, s_inverseFivePow4, ulong.MaxValue / 10_000);
+        exponent += RemoveTrailingZeros(ref d, 2, s_inverseFivePow2, ulong.MaxValue / 100);
+        exponent += RemoveTrailingZeros(ref d, 1, s_inverseFivePow1, ulong.MaxValue / 10);
+        Debug.Assert(d % 10 != 0, "every trailing zero is gone");
+        return (d, exponent);
+    }
+
+    // Divides d by 10^k and returns k when 10^k divides it, else returns 0: an exact-division test with one
+    // multiplication and no division (Granlund and Montgomery, "Division by invariant integers using
+    // multiplication", 1994, section 9). With inverse = 5^-k mod 2^64, d × inverse has d's trailing zero bits, and
+    // once rotated right by k it is d / 10^k when 10^k divides d; otherwise it exceeds (2^64 - 1) / 10^k, either
+    // because a one bit below 2^k rotates to the top or because 5^k does not divide d / 2^k. Five steps of
+    // 16, 8, 4, 2 and 1 strip up to 31 zeros, more than a 19-digit d can have.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int RemoveTrailingZeros(ref ulong d, int k, ulong inverse, ulong limit)
+    {
+        // Written as selects, not a branch: how many zeros a number ends in is as good as random, so a branch per step
+        // would be mispredicted often.
+        ulong quotient = BitOperations.RotateRight(d * inverse, k);
+        bool divisible = quotient <= limit;
+        d = divisible ? quotient : d;
+        return divisible ? k : 0;
+    }
+
+    // 5^-k modulo 2^64, by Newton's iteration x ← x(2 - ax): an odd a is its own inverse modulo 8, and each step
+    // doubles the number of correct low bits (3, 6, 12, 24, 48, 96).
+    private static ulong InverseModulo2Pow64(ulong a)
+    {
+        ulong x = a;
+        for (int i = 0; i < 5; i++)
         {
-            d /= 10;
-            exponent++;
+            x *= 2 - (a * x);
         }
 
-        return (d, exponent);
+        Debug.Assert(a * x == 1, "x is the inverse of a");
+        return x;
     }
 
     private static (long Digits, int Exponent) Normal(int biasedExponent, long fraction)
