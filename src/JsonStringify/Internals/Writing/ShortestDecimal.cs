@@ -161,8 +161,11 @@ internal static class ShortestDecimal
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static long RoundToOdd(long g1, long g0, long cp)
     {
-        long x1 = (long)Math.BigMul((ulong)g0, (ulong)cp, out _);
-        ulong y1 = Math.BigMul((ulong)g1, (ulong)cp, out ulong y0);
+        // The UInt128 forms keep both halves in registers; the out-parameter forms go through the stack.
+        long x1 = (long)(ulong)(Math.BigMul((ulong)g0, (ulong)cp) >> 64);
+        UInt128 y = Math.BigMul((ulong)g1, (ulong)cp);
+        ulong y1 = (ulong)(y >> 64);
+        ulong y0 = (ulong)y;
         long z = (long)(y0 >> 1) + x1;
         long vbp = (long)y1 + (long)((ulong)z >> 63);
         return vbp | (long)((ulong)((z & Mask63) + Mask63) >> 63);
