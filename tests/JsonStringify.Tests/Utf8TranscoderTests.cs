@@ -46,6 +46,67 @@ public class Utf8TranscoderTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void MatchesTheRuntimeTranscoderOnWellFormedPairs(int seed)
+    {
+        // Surrogates only in pairs, so that whole blocks of them are encoded at once: pairs at every lane of a block,
+        // across its two halves and across two blocks, among chars of every other width; then the same text with one
+        // surrogate dropped or doubled, which makes it unpaired.
+        var random = new Random(seed);
+        for (int length = 0; length <= 140; length++)
+        {
+            var text = new List<char>(length + 1);
+            while (text.Count < length)
+            {
+                char c = s_alphabet[random.Next(s_alphabet.Length)];
+                if (char.IsSurrogate(c) || random.Next(3) == 0)
+                {
+                    text.Add('\uD83D');
+                    text.Add((char)('\uDC00' + random.Next(0x400)));
+                }
+                else
+                {
+                    text.Add(c);
+                }
+            }
+
+            foreach (int room in new[] { text.Count * 3, (text.Count * 3) + 64, text.Count / 2 })
+            {
+                AssertSame([.. text], room);
+            }
+
+            if (text.Count > 0)
+            {
+                int at = random.Next(text.Count);
+                List<char> broken = [.. text];
+                if (random.Next(2) == 0)
+                {
+                    broken.RemoveAt(at);
+                }
+                else
+                {
+                    broken.Insert(at, text[at]);
+                }
+
+                AssertSame([.. broken], (broken.Count * 3) + 64);
+            }
+        }
+    }
+
+    [Fact]
+    public void APairAtEveryLaneOfABlockIsFourBytes()
+    {
+        for (int lane = 0; lane < 70; lane++)
+        {
+            string text = new string('\u0416', lane) + "\uD83D\uDE00" + new string('\u3042', 70 - lane);
+            AssertSame(text.ToCharArray(), text.Length * 3);
+            byte[] destination = new byte[text.Length * 3];
+            Utf8Transcoder.FromUtf16(text, destination, out _, out int written);
+            Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
+        }
+    }
+
     [Fact]
     public void ATextOfTwoByteCharsIsTwoBytesEach()
     {

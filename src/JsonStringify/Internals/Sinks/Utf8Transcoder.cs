@@ -16,9 +16,9 @@ namespace JsonStringify.Internals;
 /// ASCII on, the text goes in blocks of <see cref="BlockLength"/> chars, each encoded at once with a compress
 /// instruction (AVX-512 VBMI2): every char's bytes are laid out in a lane of their own, and the compress packs the
 /// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic) in one vector, one of
-/// three-byte chars (CJK, most symbols) in two. A block with a surrogate, the few chars at the end, and all of the text
-/// where that instruction is missing go through <see cref="Utf8.FromUtf16"/>; after two ASCII blocks in a row, the
-/// narrowing takes over again.
+/// three-byte chars (CJK, most symbols) or surrogate pairs (emoji) in two. A block with a surrogate that is not half of
+/// a pair in it, the few chars at the end, and all of the text where that instruction is missing go through
+/// <see cref="Utf8.FromUtf16"/>; after two ASCII blocks in a row, the narrowing takes over again.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -33,6 +33,11 @@ internal static class Utf8Transcoder
     // ASCII blocks in a row, after a char that is not ASCII, at which the runtime's narrowing takes the text again: a
     // run that long is likely to go on.
     private const int AsciiBlocksToNarrow = 2;
+
+    // For a block's lanes, the lane after each (the last lane's own for itself): the successor of every char. A
+    // constant the JIT embeds in the code.
+    private static Vector512<ushort> NextLane => Vector512.Create(
+        (ushort)1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 31);
 
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
@@ -89,23 +94,41 @@ internal static class Utf8Transcoder
                 {
                     w += EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
                 }
-                else if (!Vector512.LessThanAny(block - Vector512.Create((ushort)0xD800), Vector512.Create((ushort)0x800)))
-                {
-                    // Chars of up to three bytes (CJK, most symbols), and no surrogate: the block in two halves.
-                    int half = EncodeThreeByteHalf(Vector512.WidenLower(block), ref Unsafe.Add(ref bytes, w));
-                    w += half + EncodeThreeByteHalf(Vector512.WidenUpper(block), ref Unsafe.Add(ref bytes, w + half));
-                }
                 else
                 {
-                    // A surrogate, paired (four bytes) or not (U+FFFD): the runtime's transcoder takes the block, and
-                    // stops before a high surrogate at its end (NeedMoreData), which the next block then starts with.
-                    OperationStatus status = Utf8.FromUtf16(
-                        source.Slice(i, BlockLength), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
-                    Debug.Assert(status != OperationStatus.DestinationTooSmall, "the room holds three bytes per char");
-                    Debug.Assert(blockRead > 0, "a block moves on");
-                    i += blockRead;
-                    w += blockWritten;
-                    continue;
+                    // Chars of up to three bytes (CJK, most symbols) and surrogate pairs: the block in two halves, each
+                    // char's lane seeing the char after it. A surrogate without its other half (U+FFFD), or a high
+                    // surrogate last in the block, whose pair the next block holds: the runtime's transcoder takes the
+                    // block, and stops before a high surrogate at its end (NeedMoreData), which the next block then
+                    // starts with.
+                    Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
+                    ulong high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800)).ExtractMostSignificantBits();
+                    ulong low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00)).ExtractMostSignificantBits();
+                    // Pairs only: every high surrogate has a low one next, and every low one a high one before it.
+                    if (high != low >> 1 || (low & 1) != 0)
+                    {
+                        OperationStatus status = Utf8.FromUtf16(
+                            source.Slice(i, BlockLength), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
+                        Debug.Assert(status != OperationStatus.DestinationTooSmall, "the room holds three bytes per char");
+                        Debug.Assert(blockRead > 0, "a block moves on");
+                        i += blockRead;
+                        w += blockWritten;
+                        continue;
+                    }
+
+                    if (high == 0)
+                    {
+                        int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
+                        w += half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
+                    }
+                    else
+                    {
+                        // Each char's successor, the last lane's being a char no pair needs (the checks above put no high
+                        // surrogate there).
+                        Vector512<ushort> next = Vector512.Shuffle(block, NextLane);
+                        int half = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref bytes, w));
+                        w += half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
+                    }
                 }
 
                 i += BlockLength;
@@ -137,31 +160,61 @@ internal static class Utf8Transcoder
         return BlockLength + BitOperations.PopCount(twoByteChars);
     }
 
-    // Writes half a block (16 chars, widened to 32-bit lanes) of chars that are not surrogates as UTF-8 at destination,
-    // which has room for 64 bytes; returns how many bytes it took. Each lane holds the char's bytes in memory order:
-    // its lead byte (the ASCII byte, 110xxxxx or 1110xxxx), then one or two continuation bytes (10xxxxxx); the
-    // compress keeps the lead byte, the first continuation byte from U+0080 on, and the second from U+0800 on.
+    // Writes half a block (16 chars, widened to 32-bit lanes) as UTF-8 at destination, which has room for 64 bytes;
+    // returns how many bytes it took. next holds each char's successor, read only with surrogates: then every high
+    // surrogate has its low surrogate next, and every low surrogate its high surrogate before it. Each lane holds the
+    // char's bytes in memory order: its lead byte (the ASCII byte, 110xxxxx, 1110xxxx, or 11110xxx for a pair), then
+    // up to three continuation bytes (10xxxxxx); the compress keeps the lead byte, the first continuation byte from
+    // U+0080 on, the second from U+0800 on, and the third for a pair. A low surrogate's lane keeps nothing: its bits
+    // are in the pair's lane.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeThreeByteHalf(Vector512<uint> half, ref byte destination)
+    private static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
     {
-        Vector512<uint> twoOrMore = Vector512.GreaterThan(half, Vector512.Create(0x7Fu));
-        Vector512<uint> three = Vector512.GreaterThan(half, Vector512.Create(0x7FFu));
-        Vector512<uint> lead = Vector512.ConditionalSelect(
-            three,
-            Vector512.ShiftRightLogical(half, 12) | Vector512.Create(0xE0u),
-            Vector512.ConditionalSelect(twoOrMore, Vector512.ShiftRightLogical(half, 6) | Vector512.Create(0xC0u), half));
-        Vector512<uint> low = (half & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
-        Vector512<uint> middle = (Vector512.ShiftRightLogical(half, 6) & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
+        // Lane masks (all ones or zero): the chars that keep a byte at all, and the pairs.
+        Vector512<uint> notLow = Vector512<uint>.AllBitsSet;
+        Vector512<uint> pair = Vector512<uint>.Zero;
+        Vector512<uint> value = half;
+        if (surrogates)
+        {
+            Vector512<uint> kind = half & Vector512.Create(0xFC00u);
+            pair = Vector512.Equals(kind, Vector512.Create(0xD800u));
+            notLow = ~Vector512.Equals(kind, Vector512.Create(0xDC00u));
 
-        // Two bytes: lead, low. Three bytes: lead, middle, low.
-        Vector512<uint> second = Vector512.ConditionalSelect(three, middle, low);
-        Vector512<uint> lanes = lead | Vector512.ShiftLeft(second, 8) | Vector512.ShiftLeft(low, 16);
-        Vector512<uint> kept = Vector512.Create(0xFFu)
+            // 0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00).
+            value = Vector512.ConditionalSelect(pair, Vector512.ShiftLeft(half, 10) + next - Vector512.Create(0x35F_DC00u), half);
+        }
+
+        Vector512<uint> twoOrMore = Vector512.GreaterThan(value, Vector512.Create(0x7Fu)) & notLow;
+        Vector512<uint> threeOrMore = Vector512.GreaterThan(value, Vector512.Create(0x7FFu)) & notLow;
+        Vector512<uint> low = (value & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
+        Vector512<uint> middle = (Vector512.ShiftRightLogical(value, 6) & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
+        Vector512<uint> lead = Vector512.ConditionalSelect(
+            threeOrMore,
+            Vector512.ShiftRightLogical(value, 12) | Vector512.Create(0xE0u),
+            Vector512.ConditionalSelect(twoOrMore, Vector512.ShiftRightLogical(value, 6) | Vector512.Create(0xC0u), value));
+
+        // One byte: the ASCII byte. Two: lead, low. Three: lead, middle, low.
+        Vector512<uint> lanes = lead
+            | Vector512.ShiftLeft(Vector512.ConditionalSelect(threeOrMore, middle, low), 8)
+            | Vector512.ShiftLeft(low, 16);
+        Vector512<uint> keptBytes = (notLow & Vector512.Create(0xFFu))
             | (twoOrMore & Vector512.Create(0xFF00u))
-            | (three & Vector512.Create(0xFF0000u));
-        Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept.AsByte(), lanes.AsByte()).StoreUnsafe(ref destination);
-        return BlockLength / 2
+            | (threeOrMore & Vector512.Create(0xFF0000u));
+        int length = BitOperations.PopCount(notLow.ExtractMostSignificantBits())
             + BitOperations.PopCount(twoOrMore.ExtractMostSignificantBits())
-            + BitOperations.PopCount(three.ExtractMostSignificantBits());
+            + BitOperations.PopCount(threeOrMore.ExtractMostSignificantBits());
+        if (surrogates)
+        {
+            // Four: 11110xxx, then the top, middle and low six bits.
+            Vector512<uint> top = (Vector512.ShiftRightLogical(value, 12) & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
+            Vector512<uint> pairLanes = Vector512.ShiftRightLogical(value, 18) | Vector512.Create(0xF0u)
+                | Vector512.ShiftLeft(top, 8) | Vector512.ShiftLeft(middle, 16) | Vector512.ShiftLeft(low, 24);
+            lanes = Vector512.ConditionalSelect(pair, pairLanes, lanes);
+            keptBytes |= pair;
+            length += BitOperations.PopCount(pair.ExtractMostSignificantBits());
+        }
+
+        Avx512Vbmi2.Compress(Vector512<byte>.Zero, keptBytes.AsByte(), lanes.AsByte()).StoreUnsafe(ref destination);
+        return length;
     }
 }
