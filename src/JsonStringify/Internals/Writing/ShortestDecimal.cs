@@ -5,31 +5,41 @@ using System.Runtime.CompilerServices;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The shortest decimal that rounds to a double, and of those the closest to it: the digits Number::toString
-/// needs. This is Raffaello Giulietti's Schubfach algorithm ("The Schubfach way to render doubles", 2020), written
-/// from the paper: one 128-bit multiplication per bound against a power of ten, with round-to-odd, and no loops
-/// over digits. The table of powers of ten is computed once, exactly, with BigInteger.
+/// The shortest decimal that rounds to a double, and of those the closest to it (the even one on a tie): the digits
+/// Number::toString needs. This is Junekey Jeon's Dragonbox ("Dragonbox: A New Floating-Point Binary-to-Decimal
+/// Conversion Algorithm", 2020), written from the paper, for round-to-nearest-even: one multiplication of 64 by 128
+/// bits against a power of ten gives the upper end of the rounding interval, and a division by 10^(κ+1) = 1,000
+/// finds a decimal two digits shorter than the interval's width allows in most cases; otherwise a division by
+/// 10^κ = 100 gives the closest decimal one digit longer. The table of powers of ten is computed once, exactly, with
+/// BigInteger.
 /// </summary>
 internal static class ShortestDecimal
 {
-    private const int Precision = 53;                 // significand bits, the hidden one included
-    private const int MinExponent = -1074;            // Q_MIN: the exponent of the smallest subnormal
-    private const ulong HiddenBit = 1UL << (Precision - 1);
+    private const int SignificandBits = 52;           // stored significand bits; the hidden one makes 53
+    private const ulong HiddenBit = 1UL << SignificandBits;
     private const ulong FractionMask = HiddenBit - 1;
     private const int BiasedExponentMask = 0x7FF;
-    private const long Mask63 = long.MaxValue;
-    private const int MinK = -324;                    // floor(log10(2^MinExponent))
-    private const int MaxK = 292;                     // floor(log10(2^971))
+    private const int ExponentBias = 1075;            // a normal double is (2^52 + fraction) × 2^(biased - 1075)
+    private const int SubnormalExponent = -1074;      // a subnormal one is fraction × 2^-1074
 
-    // g(k) = floor(10^-k × 2^-r) + 1 with r = floor(log2(10^-k)) - 125, split into two 63-bit halves.
-    private static readonly long[] s_g = CreateTable();
+    // κ: the decimal significand is first looked for two digits shorter than the interval allows (a division by
+    // 10^(κ+1)), then one digit longer (a division by 10^κ).
+    private const int Kappa = 2;
+    private const uint BigDivisor = 1000;
+    private const uint SmallDivisor = 100;
 
-    // 5^-k modulo 2^64 for the trailing-zero steps of Compute.
+    // The powers of ten the exponents of doubles need: 10^k for k in [MinK, MaxK].
+    private const int MinK = -292;
+    private const int MaxK = 326;
+
+    // 10^k normalised to 128 bits and rounded up, ceil(10^k × 2^(127 - floor(log2(10^k)))), as (high, low) pairs.
+    private static readonly ulong[] s_powersOfTen = CreatePowersOfTen();
+
+    // 5^-k modulo 2^64 for the trailing-zero steps.
     private static readonly ulong s_inverseFivePow1 = InverseModulo2Pow64(5);
     private static readonly ulong s_inverseFivePow2 = InverseModulo2Pow64(25);
     private static readonly ulong s_inverseFivePow4 = InverseModulo2Pow64(625);
     private static readonly ulong s_inverseFivePow8 = InverseModulo2Pow64(390_625);
-    private static readonly ulong s_inverseFivePow16 = InverseModulo2Pow64(152_587_890_625);
 
     /// <summary>
     /// For a finite, positive <paramref name="value"/>: the digits (without trailing zeros) and the exponent such
@@ -37,14 +47,155 @@ internal static class ShortestDecimal
     /// </summary>
     public static (ulong Digits, int Exponent) Compute(double value)
     {
+        Debug.Assert(double.IsFinite(value) && value > 0, "a finite, positive double");
         ulong bits = BitConverter.DoubleToUInt64Bits(value);
-        int biasedExponent = (int)(bits >> (Precision - 1)) & BiasedExponentMask;
-        long fraction = (long)(bits & FractionMask);
-        (long digits, int exponent) = biasedExponent != 0
-            ? Normal(biasedExponent, fraction)
-            : ToDecimal(MinExponent, fraction, 0);
-        ulong d = (ulong)digits;
-        exponent += RemoveTrailingZeros(ref d, 16, s_inverseFivePow16, ulong.MaxValue / 10_000_000_000_000_000);
+        int biasedExponent = (int)(bits >> SignificandBits) & BiasedExponentMask;
+        ulong fraction = bits & FractionMask;
+        if (biasedExponent == 0)
+        {
+            return Regular(fraction, SubnormalExponent);
+        }
+
+        // At a power of two the gap to the double below is half the gap above, except at the smallest normal, below
+        // which the subnormals are as far apart as the normals above.
+        return fraction == 0 && biasedExponent > 1
+            ? PowerOfTwo(biasedExponent - ExponentBias)
+            : Regular(HiddenBit | fraction, biasedExponent - ExponentBias);
+    }
+
+    // fc × 2^e, whose rounding interval reaches halfway to each neighbour, and includes its ends when fc is even
+    // (round-half-even would round them to this double).
+    private static (ulong Digits, int Exponent) Regular(ulong fc, int e)
+    {
+        bool endsIncluded = (fc & 1) == 0;
+        ulong twoFc = fc << 1;
+
+        // k = -minusK makes 10^k × 2^e about 10^κ: the interval's ends, scaled by 10^k, are integers of some 18 digits.
+        int minusK = FloorLog10Pow2(e) - Kappa;
+        int k = -minusK;
+        ulong high = s_powersOfTen[2 * (k - MinK)];
+        ulong low = s_powersOfTen[(2 * (k - MinK)) + 1];
+        int beta = e + FloorLog2Pow10(k);
+
+        // zi: the upper end (2fc + 1) × 2^(e-1) × 10^k, rounded down, and whether it is an integer; deltai: the
+        // interval's width 2^e × 10^k, rounded down.
+        uint deltai = (uint)(high >> (63 - beta));
+        Debug.Assert(deltai >= SmallDivisor && deltai < BigDivisor, "the width is between 10^κ and 10^(κ+1)");
+        (ulong zi, bool ziIsInteger) = MultiplyUpper((twoFc | 1) << beta, high, low);
+
+        // Two digits shorter: the multiple of 1,000 at or below zi, if it lies in the interval.
+        ulong significand = zi / BigDivisor;
+        uint r = (uint)(zi - (significand * BigDivisor));
+        if (r < deltai)
+        {
+            // It is in unless it is the upper end itself, which the interval leaves out.
+            if (r != 0 || !ziIsInteger || endsIncluded)
+            {
+                return WithoutTrailingZeros(significand, minusK + Kappa + 1);
+            }
+
+            significand--;
+            r = BigDivisor;
+        }
+        else if (r == deltai)
+        {
+            // Exactly as far below zi as the lower end, up to the fractional parts: compare those, through the parity
+            // and integrality of the lower end (2fc - 1) × 2^(e-1) × 10^k.
+            (bool xParity, bool xIsInteger) = MultiplyParity(twoFc - 1, high, low, beta);
+            if (xParity || (xIsInteger && endsIncluded))
+            {
+                return WithoutTrailingZeros(significand, minusK + Kappa + 1);
+            }
+        }
+
+        // One digit longer: the multiple of 100 below zi closest to the value itself, fc × 2^e × 10^k, found from
+        // zi's distance to it (half the width, deltai / 2), then corrected where that rounding may be off by one.
+        significand *= 10;
+        uint distance = r - (deltai / 2) + (SmallDivisor / 2);
+        bool approximateParity = ((distance ^ (SmallDivisor / 2)) & 1) != 0;
+        uint steps = distance / SmallDivisor;
+        significand += steps;
+        if (steps * SmallDivisor == distance)
+        {
+            // The value's fractional part decides between this and the one below; on a tie, the even one.
+            (bool yParity, bool yIsInteger) = MultiplyParity(twoFc, high, low, beta);
+            if (yParity != approximateParity || ((significand & 1) != 0 && yIsInteger))
+            {
+                significand--;
+            }
+        }
+
+        Debug.Assert(significand % 10 != 0, "a decimal one digit longer than the shortest ends in a digit other than 0");
+        return (significand, minusK + Kappa);
+    }
+
+    // 2^52 × 2^e, a power of two above the smallest normal: the interval reaches a quarter of the way down (the
+    // binade below is twice as fine) and half of the way up, both ends included (2^52 is even).
+    private static (ulong Digits, int Exponent) PowerOfTwo(int e)
+    {
+        int minusK = FloorLog10ThreeQuartersPow2(e);
+        int k = -minusK;
+        ulong high = s_powersOfTen[2 * (k - MinK)];
+        int beta = e + FloorLog2Pow10(k);
+        int shift = 64 - SignificandBits - 1 - beta;
+
+        // The ends (1 - 2^-54) × 2^52 × 2^e × 10^k and (1 + 2^-53) × 2^52 × 2^e × 10^k, rounded down; the lower one
+        // counts as in only when it is an integer, which happens only for e of 2 and 3.
+        ulong xi = (high - (high >> (SignificandBits + 2))) >> shift;
+        ulong zi = (high + (high >> (SignificandBits + 1))) >> shift;
+        if (e is < 2 or > 3)
+        {
+            xi++;
+        }
+
+        // One digit shorter than zi, if it is in the interval.
+        ulong significand = zi / 10;
+        if (significand * 10 >= xi)
+        {
+            return WithoutTrailingZeros(significand, minusK + 1);
+        }
+
+        // Otherwise the value itself, 2^52 × 2^e × 10^k, rounded to the nearest integer: a tie occurs only for e of
+        // -77, where the even neighbour is taken; a value rounded below the interval moves up into it.
+        significand = ((high >> (shift - 1)) + 1) / 2;
+        if (e == -77 && (significand & 1) != 0)
+        {
+            significand--;
+        }
+        else if (significand < xi)
+        {
+            significand++;
+        }
+
+        Debug.Assert(significand % 10 != 0, "a decimal one digit longer than the shortest ends in a digit other than 0");
+        return (significand, minusK);
+    }
+
+    // The upper 128 bits of the 192-bit product x × (high × 2^64 + low): their top 64 bits, and whether the rest of
+    // them is zero (the product of the interval's end and 10^k, and whether it is an integer).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (ulong Integer, bool IsInteger) MultiplyUpper(ulong x, ulong high, ulong low)
+    {
+        UInt128 upper = Math.BigMul(x, high) + (ulong)(Math.BigMul(x, low) >> 64);
+        return ((ulong)(upper >> 64), (ulong)upper == 0);
+    }
+
+    // Of the lower 128 bits of the 192-bit product x × (high × 2^64 + low), shifted right by 128 - beta bits: the
+    // lowest bit of the integer part (its parity), and whether the fractional part below it is zero.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (bool Parity, bool IsInteger) MultiplyParity(ulong x, ulong high, ulong low, int beta)
+    {
+        UInt128 product = Math.BigMul(x, low);
+        ulong lowerHigh = (x * high) + (ulong)(product >> 64);
+        ulong lowerLow = (ulong)product;
+        return (((lowerHigh >> (64 - beta)) & 1) != 0, ((lowerHigh << beta) | (lowerLow >> (64 - beta))) == 0);
+    }
+
+    // d × 10^exponent with d's trailing zeros moved into the exponent. d is below 2^63 / 1,000 (the upper end of the
+    // interval fits in 63 bits), so below 10^16, and has at most 15 trailing zeros: steps of 8, 4, 2 and 1 find them.
+    private static (ulong Digits, int Exponent) WithoutTrailingZeros(ulong d, int exponent)
+    {
+        Debug.Assert(d is > 0 and < 10_000_000_000_000_000, "a significand of at most 16 digits");
         exponent += RemoveTrailingZeros(ref d, 8, s_inverseFivePow8, ulong.MaxValue / 100_000_000);
         exponent += RemoveTrailingZeros(ref d, 4, s_inverseFivePow4, ulong.MaxValue / 10_000);
         exponent += RemoveTrailingZeros(ref d, 2, s_inverseFivePow2, ulong.MaxValue / 100);
@@ -57,8 +208,7 @@ internal static class ShortestDecimal
     // multiplication and no division (Granlund and Montgomery, "Division by invariant integers using
     // multiplication", 1994, section 9). With inverse = 5^-k mod 2^64, d × inverse has d's trailing zero bits, and
     // once rotated right by k it is d / 10^k when 10^k divides d; otherwise it exceeds (2^64 - 1) / 10^k, either
-    // because a one bit below 2^k rotates to the top or because 5^k does not divide d / 2^k. Five steps of
-    // 16, 8, 4, 2 and 1 strip up to 31 zeros, more than a 19-digit d can have.
+    // because a one bit below 2^k rotates to the top or because 5^k does not divide d / 2^k.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int RemoveTrailingZeros(ref ulong d, int k, ulong inverse, ulong limit)
     {
@@ -84,122 +234,49 @@ internal static class ShortestDecimal
         return x;
     }
 
-    private static (long Digits, int Exponent) Normal(int biasedExponent, long fraction)
+    // floor(e × log10(2)), exact for |e| ≤ 5456721.
+    private static int FloorLog10Pow2(int e) => (int)((e * 661_971_961_083L) >> 41);
+
+    // floor(log10(3/4 × 2^e)).
+    private static int FloorLog10ThreeQuartersPow2(int e) => (int)(((e * 661_971_961_083L) - 274_743_187_321L) >> 41);
+
+    // floor(k × log2(10)).
+    private static int FloorLog2Pow10(int k) => (int)((k * 913_124_641_741L) >> 38);
+
+    private static ulong[] CreatePowersOfTen()
     {
-        long c = (long)HiddenBit | fraction;
-        int shift = -MinExponent + 1 - biasedExponent;
-
-        // An integer below 2^53 is its own shortest decimal.
-        if (shift > 0 && shift < Precision)
-        {
-            long integer = c >> shift;
-            if (integer << shift == c)
-            {
-                return (integer, 0);
-            }
-        }
-
-        return ToDecimal(-shift, c, 0);
-    }
-
-    private static (long Digits, int Exponent) ToDecimal(int q, long c, int dk)
-    {
-        // The value is c × 2^q; its rounding interval is [cbl, cbr] / 4 × 2^q, closed when c is even.
-        int outside = (int)c & 1;
-        long cb = c << 2;
-        long cbr = cb + 2;
-        long cbl;
-        int k;
-        if (c != (long)HiddenBit || q == MinExponent)
-        {
-            cbl = cb - 2;
-            k = FloorLog10Pow2(q);
-        }
-        else
-        {
-            // At a power of two the gap below is half the gap above.
-            cbl = cb - 1;
-            k = FloorLog10ThreeQuartersPow2(q);
-        }
-
-        int h = q + FloorLog2Pow10(-k) + 2;
-        long g1 = s_g[2 * (k - MinK)];
-        long g0 = s_g[(2 * (k - MinK)) + 1];
-        long vb = RoundToOdd(g1, g0, cb << h);
-        long vbl = RoundToOdd(g1, g0, cbl << h);
-        long vbr = RoundToOdd(g1, g0, cbr << h);
-
-        long s = vb >> 2;
-        if (s >= 10)
-        {
-            // Try one digit fewer: the multiples of ten around s. (The paper needs s >= 100 only because it scales tiny
-            // subnormals by ten to keep two digits; the spec wants the shortest, so they go in unscaled.)
-            long sp10 = 10 * (s / 10);
-            long tp10 = sp10 + 10;
-            bool lowerIn = vbl + outside <= sp10 << 2;
-            bool upperIn = (tp10 << 2) + outside <= vbr;
-            if (lowerIn != upperIn)
-            {
-                return (lowerIn ? sp10 : tp10, k);
-            }
-        }
-
-        long t = s + 1;
-        bool sIn = vbl + outside <= s << 2;
-        bool tIn = (t << 2) + outside <= vbr;
-        if (sIn != tIn)
-        {
-            return (sIn ? s : t, k + dk);
-        }
-
-        // Both or neither are in: take the closer, and the even one on a tie.
-        long cmp = vb - ((s + t) << 1);
-        return (cmp < 0 || (cmp == 0 && (s & 1) == 0) ? s : t, k + dk);
-    }
-
-    // The top 64 bits of g × cp / 2^64, where g = g1 × 2^63 + g0, rounded to odd.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static long RoundToOdd(long g1, long g0, long cp)
-    {
-        // The UInt128 forms keep both halves in registers; the out-parameter forms go through the stack.
-        long x1 = (long)(ulong)(Math.BigMul((ulong)g0, (ulong)cp) >> 64);
-        UInt128 y = Math.BigMul((ulong)g1, (ulong)cp);
-        ulong y1 = (ulong)(y >> 64);
-        ulong y0 = (ulong)y;
-        long z = (long)(y0 >> 1) + x1;
-        long vbp = (long)y1 + (long)((ulong)z >> 63);
-        return vbp | (long)((ulong)((z & Mask63) + Mask63) >> 63);
-    }
-
-    // floor(q × log10(2)), exact for |q| ≤ 5456721.
-    private static int FloorLog10Pow2(int q) => (int)((q * 661_971_961_083L) >> 41);
-
-    // floor(log10(3/4 × 2^q)).
-    private static int FloorLog10ThreeQuartersPow2(int q) => (int)(((q * 661_971_961_083L) - 274_743_187_321L) >> 41);
-
-    // floor(e × log2(10)).
-    private static int FloorLog2Pow10(int e) => (int)((e * 913_124_641_741L) >> 38);
-
-    private static long[] CreateTable()
-    {
-        var table = new long[2 * (MaxK - MinK + 1)];
+        var table = new ulong[2 * (MaxK - MinK + 1)];
+        BigInteger mask = ulong.MaxValue;
         for (int k = MinK; k <= MaxK; k++)
         {
-            int r = FloorLog2Pow10(-k) - 125;
-            BigInteger g;
-            if (k <= 0)
+            // 10^k × 2^(127 - floor(log2(10^k))), rounded up: 10^k's leading 128 bits, plus one unless exact.
+            BigInteger power = BigInteger.Pow(10, Math.Abs(k));
+            int bitLength = (int)power.GetBitLength();
+            BigInteger scaled;
+            if (k >= 0)
             {
-                BigInteger power = BigInteger.Pow(10, -k);
-                g = r >= 0 ? power >> r : power << -r;
+                int shift = bitLength - 128;
+                scaled = shift <= 0 ? power << -shift : power >> shift;
+                if (shift > 0 && scaled << shift != power)
+                {
+                    scaled += 1;
+                }
             }
             else
             {
-                g = (BigInteger.One << -r) / BigInteger.Pow(10, k);
+                // 10^k = 1 / power, and floor(log2(1 / power)) = -bitLength, power being no power of two.
+                BigInteger numerator = BigInteger.One << (127 + bitLength);
+                scaled = BigInteger.DivRem(numerator, power, out BigInteger remainder);
+                if (!remainder.IsZero)
+                {
+                    scaled += 1;
+                }
             }
 
-            g += 1;
-            table[2 * (k - MinK)] = (long)(g >> 63);
-            table[(2 * (k - MinK)) + 1] = (long)(g & Mask63);
+            Debug.Assert(scaled.GetBitLength() == 128, "normalised to 128 bits");
+            Debug.Assert(FloorLog2Pow10(k) == (k >= 0 ? bitLength - 1 : -bitLength), "the estimate of floor(log2(10^k)) is exact");
+            table[2 * (k - MinK)] = (ulong)(scaled >> 64);
+            table[(2 * (k - MinK)) + 1] = (ulong)(scaled & mask);
         }
 
         return table;
