@@ -70,7 +70,8 @@ internal static class ShortestDecimal
         bool endsIncluded = (fc & 1) == 0;
         ulong twoFc = fc << 1;
 
-        // k = -minusK makes 10^k × 2^e about 10^κ: the interval's ends, scaled by 10^k, are integers of some 18 digits.
+        // k = -minusK puts 10^k × 2^e in [10^κ, 10^(κ+1)): scaled by 10^k, the interval's ends have some 18 digits
+        // before the point, and the interval is 10^κ to 10^(κ+1) wide.
         int minusK = FloorLog10Pow2(e) - Kappa;
         int k = -minusK;
         ulong high = s_powersOfTen[2 * (k - MinK)];
@@ -139,8 +140,8 @@ internal static class ShortestDecimal
         int beta = e + FloorLog2Pow10(k);
         int shift = 64 - SignificandBits - 1 - beta;
 
-        // The ends (1 - 2^-54) × 2^52 × 2^e × 10^k and (1 + 2^-53) × 2^52 × 2^e × 10^k, rounded down; the lower one
-        // counts as in only when it is an integer, which happens only for e of 2 and 3.
+        // The ends (1 - 2^-54) × 2^52 × 2^e × 10^k and (1 + 2^-53) × 2^52 × 2^e × 10^k, rounded down. The lower end
+        // is an integer only for e of 2 and 3; for every other e, the least integer in the interval is the one above.
         ulong xi = (high - (high >> (SignificandBits + 2))) >> shift;
         ulong zi = (high + (high >> (SignificandBits + 1))) >> shift;
         if (e is < 2 or > 3)
