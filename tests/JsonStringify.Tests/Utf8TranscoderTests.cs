@@ -62,7 +62,7 @@ public class Utf8TranscoderTests
                 char c = s_alphabet[random.Next(s_alphabet.Length)];
                 if (char.IsSurrogate(c) || random.Next(3) == 0)
                 {
-                    text.Add('\uD83D');
+                    text.Add((char)('\uD800' + random.Next(0x400)));
                     text.Add((char)('\uDC00' + random.Next(0x400)));
                 }
                 else
@@ -94,12 +94,16 @@ public class Utf8TranscoderTests
         }
     }
 
-    [Fact]
-    public void APairAtEveryLaneOfABlockIsFourBytes()
+    [Theory]
+    [InlineData("\uD800\uDC00")] // U+10000, the first code point of four bytes
+    [InlineData("\uD83D\uDE00")] // U+1F600, an emoji
+    [InlineData("\uD840\uDC00")] // U+20000, plane 2
+    [InlineData("\uDBFF\uDFFF")] // U+10FFFF, the last code point
+    public void APairAtEveryLaneOfABlockIsFourBytes(string pair)
     {
         for (int lane = 0; lane < 70; lane++)
         {
-            string text = new string('\u0416', lane) + "\uD83D\uDE00" + new string('\u3042', 70 - lane);
+            string text = new string('\u0416', lane) + pair + new string('\u3042', 70 - lane);
             AssertSame(text.ToCharArray(), text.Length * 3);
             byte[] destination = new byte[text.Length * 3];
             Utf8Transcoder.FromUtf16(text, destination, out _, out int written);

@@ -25,9 +25,9 @@ internal static class Utf8Transcoder
     // Chars per block: one 512-bit vector.
     private const int BlockLength = 32;
 
-    // The room a block needs: as far as the stores of a block encoded at once reach (the second half of a block of
-    // three-byte chars starts up to 48 bytes in and stores 64), which is more than the most a block becomes (three
-    // bytes per char; a surrogate pair is four bytes for two chars).
+    // The room a block needs: as far as the stores of a block encoded at once reach (the second half of a block starts
+    // up to 49 bytes in, after 15 three-byte chars and a pair that ends in it, and stores 64), which is more than the
+    // most a block becomes (three bytes per char; a surrogate pair is four bytes for two chars).
     private const int BlockRoom = 4 * BlockLength;
 
     // ASCII blocks in a row, after a char that is not ASCII, at which the runtime's narrowing takes the text again: a

@@ -271,8 +271,8 @@ internal static class NumberFormatter
     // Prices, measurements and table data are mostly decimals of one to three places. When n / 1000 rounds to the
     // value for an integer n below 10^15, the decimal n × 10^-3 is the answer: no other decimal of 15 significant
     // digits or fewer rounds to the same double, so it is the shortest, and the only one of its length. A multiply,
-    // a floor and a division decide it, in about two thirds of the time ShortestDecimal takes; everything else goes
-    // to ShortestDecimal.
+    // a floor and a division decide it, faster than ShortestDecimal on such numbers; everything else goes to
+    // ShortestDecimal.
     private static bool TryThousandths(double magnitude, out ulong digits, out int exponent)
     {
         double scaled = magnitude * 1000;

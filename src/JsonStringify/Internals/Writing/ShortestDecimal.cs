@@ -8,10 +8,10 @@ namespace JsonStringify.Internals;
 /// The shortest decimal that rounds to a double, and of those the closest to it (the even one on a tie): the digits
 /// Number::toString needs. This is Junekey Jeon's Dragonbox ("Dragonbox: A New Floating-Point Binary-to-Decimal
 /// Conversion Algorithm", 2020), written from the paper, for round-to-nearest-even: one multiplication of 64 by 128
-/// bits against a power of ten gives the upper end of the rounding interval, and a division by 10^(κ+1) = 1,000
-/// finds a decimal two digits shorter than the interval's width allows in most cases; otherwise a division by
-/// 10^κ = 100 gives the closest decimal one digit longer. The table of powers of ten is computed once, exactly, with
-/// BigInteger.
+/// bits against a power of ten gives the upper end of the rounding interval, scaled so that the interval is 10^κ to
+/// 10^(κ+1) wide. A multiple of 10^κ = 100 always lies in it; where a multiple of 10^(κ+1) = 1,000 does too (found
+/// with a division by 1,000), that is the shorter decimal, and its trailing zeros come off; otherwise the multiple of
+/// 100 closest to the value is the answer. The table of powers of ten is computed once, exactly, with BigInteger.
 /// </summary>
 internal static class ShortestDecimal
 {
@@ -22,8 +22,7 @@ internal static class ShortestDecimal
     private const int ExponentBias = 1075;            // a normal double is (2^52 + fraction) × 2^(biased - 1075)
     private const int SubnormalExponent = -1074;      // a subnormal one is fraction × 2^-1074
 
-    // κ: the decimal significand is first looked for two digits shorter than the interval allows (a division by
-    // 10^(κ+1)), then one digit longer (a division by 10^κ).
+    // κ: the scaled interval is 10^κ to 10^(κ+1) wide, so it holds a multiple of 10^κ and may hold one of 10^(κ+1).
     private const int Kappa = 2;
     private const uint BigDivisor = 1000;
     private const uint SmallDivisor = 100;
