@@ -4,11 +4,18 @@ using JsonStringify.Benchmarks;
 // --paired [glob...] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
 // arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
 // --warmup [names] and --late-shape [first:second,...] measure each side in fresh processes, --alternate [names] both
-// sides taking turns in fresh processes (see WarmupRunner).
+// sides taking turns in fresh processes (see WarmupRunner). --memory-phases [name] times a document beside a memory
+// latency control, batch after batch (see MemoryPhaseRunner).
 // --ab jint|<another JsonStringify.dll> compares best calls side by side in this process (see AbRunner).
 if (WarmupRunner.Handles(args))
 {
     WarmupRunner.Run(args);
+    return 0;
+}
+
+if (MemoryPhaseRunner.Handles(args))
+{
+    MemoryPhaseRunner.Run(args);
     return 0;
 }
 

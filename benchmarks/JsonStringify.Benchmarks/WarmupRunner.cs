@@ -11,10 +11,11 @@ namespace JsonStringify.Benchmarks;
 
 /// <summary>
 /// How soon each serializer is fast in a new process, and on a new shape late in a process's life. Every measurement
-/// runs in a fresh process (this program started again with <see cref="ChildArgument"/>) that serves one side only,
-/// Jint's serializer or ours, so that neither warms code the other shares (Jint's property reads, the engine); the
-/// order of the two sides alternates from one process to the next. Each call is timed on its own: UTF-8 into a reused
-/// ArrayBufferWriter (Jint's own UTF-8 overload against ours), or with <c>--string</c> the string result.
+/// runs in a fresh process (this program started again with <see cref="ChildArgument"/>). For <c>--warmup</c> and
+/// <c>--late-shape</c> it serves one side only, Jint's serializer or ours, so that neither warms code the other shares
+/// (Jint's property reads, the engine), and the order of the two sides alternates from one process to the next. Each
+/// call is timed on its own: UTF-8 into a reused ArrayBufferWriter (Jint's own UTF-8 overload against ours), or with
+/// <c>--string</c> the string result.
 /// <list type="bullet">
 /// <item><c>--warmup [names]</c>: per document, the first call, the best of the first 200 calls, and the steady state
 /// (the best of 300 calls made after the process has served the document for 3 s).</item>
@@ -24,10 +25,10 @@ namespace JsonStringify.Benchmarks;
 /// <item><c>--alternate [names]</c>: here one process serves both sides, as a service that has both would: 200 calls of
 /// one, 200 of the other, three rounds, the side that starts alternating from one process to the next. Per process and
 /// round, each side's best call; a process passes when our best call of all three rounds is no slower than Jint's.
-/// Jint's serializer warms the engine code the two sides share, so this is the case where Jint starts best placed.</item>
+/// Here the two sides compete for the runtime's recompiling of hot code, which goes by calls and elapsed time.</item>
 /// </list>
 /// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"); <c>--processes N</c> sets the
-/// number of processes per side (10 by default). The environment is passed on to every child, so a configuration is
+/// number of processes per side, or with <c>--alternate</c> the number of processes (10 by default). The environment is passed on to every child, so a configuration is
 /// chosen by how this program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or
 /// a ReadyToRun build (see benchmarks/README.md).
 /// </summary>
@@ -155,7 +156,7 @@ public static class WarmupRunner
 
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {document} | all | | | | median {Statistics.Median(ratios):F2}, worst {ratios.Max():F2} | ours no slower in {ratios.Count(r => r <= 1)}/{ratios.Count} |"));
+                $"| {document} | all |{string.Concat(Enumerable.Repeat(" |", AlternateRounds))} median {Statistics.Median(ratios):F2}, worst {ratios.Max():F2} | ours no slower in {ratios.Count(r => r <= 1)}/{ratios.Count} |"));
         }
     }
 
