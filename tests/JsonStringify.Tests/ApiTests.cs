@@ -238,16 +238,17 @@ public class ApiTests
     {
         var pool = new CountingCharPool();
         using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { CharPool = pool });
-        // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a chunk.
+        // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a chunk (the
+        // pad ends in a surrogate pair, so that it is copied in slices rather than kept whole).
         string result = Js.Run(engine, """
-            var pad = 'p'.repeat(5000);
+            var pad = 'p'.repeat(4998) + '😀';
             JSON.stringify({
               pad: pad,
               a: {toJSON() { return JSON.stringify({pad: pad, inner: [1, {toJSON() { return JSON.stringify([pad, 'deep']).length; }}]}).length; }},
               b: [2]
             })
             """);
-        Assert.Equal("{\"pad\":\"" + new string('p', 5000) + "\",\"a\":5027,\"b\":[2]}", result);
+        Assert.Equal("{\"pad\":\"" + new string('p', 4998) + "😀\",\"a\":5027,\"b\":[2]}", result);
         Assert.Equal(3, pool.MaxOutstanding);
         Assert.Equal(3, pool.Rented);
         Assert.Equal(pool.Rented, pool.Returned);
@@ -259,10 +260,11 @@ public class ApiTests
         var pool = new CountingCharPool();
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
-        // Outputs longer than the writer's 4K-char buffer need a chunk; shorter ones become the string directly.
-        JsValue throwing = engine.Evaluate("({a: 'x'.repeat(5000), b: {toJSON() { throw new Error('boom'); }}})");
-        JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(5000), x: [1]}; c.x.push(c); c");
-        JsValue large = engine.Evaluate("['x'.repeat(5000)]");
+        // Outputs longer than the writer's 4K-char buffer need a chunk; shorter ones become the string directly. (The
+        // long strings end in a surrogate pair, so that they are copied in slices rather than kept whole.)
+        JsValue throwing = engine.Evaluate("({a: 'x'.repeat(4998) + '😀', b: {toJSON() { throw new Error('boom'); }}})");
+        JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(4998) + '😀', x: [1]}; c.x.push(c); c");
+        JsValue large = engine.Evaluate("['x'.repeat(4998) + '😀']");
         for (int i = 0; i < 100; i++)
         {
             Assert.Throws<JavaScriptException>(() => serializer.Serialize(throwing));
@@ -282,7 +284,7 @@ public class ApiTests
     {
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = new ShortArrayPool() });
-        JsValue large = engine.Evaluate("['x'.repeat(5000)]");
+        JsValue large = engine.Evaluate("['x'.repeat(4998) + '😀']");
 
         var error = Assert.Throws<InvalidOperationException>(() => serializer.SerializeToString(large));
         Assert.Contains("CharPool returned an array of 16 chars when asked for at least 8192", error.Message);
@@ -298,10 +300,11 @@ public class ApiTests
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
 
-        // 5M chars in 2,000 strings: each chunk is about as long as the text before it, up to 1M chars, so a few
-        // chunks hold it all; and reused chunks that still hold the last call's text leave none of it in the result.
-        JsValue value = engine.Evaluate("Array.from({length: 2000}, (_, i) => String(i % 10).repeat(2500))");
-        string expected = "[" + string.Join(",", Enumerable.Range(0, 2000).Select(i => "\"" + new string((char)('0' + (i % 10)), 2500) + "\"")) + "]";
+        // 5M chars in 2,000 strings, each ending in a line break to escape: each chunk is about as long as the text
+        // before it, up to 1M chars, so a few chunks hold it all; and reused chunks that still hold the last call's
+        // text leave none of it in the result.
+        JsValue value = engine.Evaluate("Array.from({length: 2000}, (_, i) => String(i % 10).repeat(2499) + '\\n')");
+        string expected = "[" + string.Join(",", Enumerable.Range(0, 2000).Select(i => "\"" + new string((char)('0' + (i % 10)), 2499) + "\\n\"")) + "]";
         Assert.Equal(expected, serializer.SerializeToString(value));
         Assert.Equal(1024 * 1024, pool.LongestRequest);
         Assert.InRange(pool.Rented, 8, 15);
@@ -313,12 +316,17 @@ public class ApiTests
         Assert.Equal(pool.Rented, pool.Returned);
         Assert.InRange(pool.MaxOutstandingChars, expected.Length, expected.Length + (1024 * 1024));
 
-        // A text longer than the writer's buffer that skips it (raw JSON) gets a chunk of its own length.
+        // Long text with nothing to escape (raw JSON, or the same strings without the line break) is not copied into
+        // chunks: the result keeps the strings themselves and the writer goes on in its buffer between them, so the
+        // raw text rents nothing, and the 2,000 strings one chunk, for the quotes and commas past the writer's buffer.
         string digits = new('1', 10_000);
         int rented = pool.Rented;
         Assert.Equal("[" + digits + "]", serializer.SerializeToString(engine.Evaluate($"[JSON.rawJSON('{digits}')]")));
-        Assert.Equal(rented + 2, pool.Rented);
-        Assert.Equal(10_000, pool.LastRequest);
+        Assert.Equal(rented, pool.Rented);
+        JsValue clean = engine.Evaluate("Array.from({length: 2000}, (_, i) => String(i % 10).repeat(2500))");
+        string cleanExpected = "[" + string.Join(",", Enumerable.Range(0, 2000).Select(i => "\"" + new string((char)('0' + (i % 10)), 2500) + "\"")) + "]";
+        Assert.Equal(cleanExpected, serializer.SerializeToString(clean));
+        Assert.Equal(rented + 1, pool.Rented);
         Assert.Equal(pool.Rented, pool.Returned);
     }
 

@@ -89,6 +89,45 @@ public class DifferentialTests
     // values of up to 64 chars inline and calls the escaper for the others. Every length up to five blocks, with each
     // kind of char that needs escaping (and a valid pair, which does not) at every position, and the same texts as
     // property names.
+    // A long string that needs no escaping goes to a string result whole: kept as the string itself, and copied once,
+    // into the result. Such strings at the root, before, between and after other text, side by side and many times over
+    // (past several chunks of the result), beside long strings copied in slices (an escape, a pair), as names of a
+    // property table and of a hidden class, indented, and from toJSON.
+    [Fact]
+    public void LongStringsWrittenWholeMatchJint()
+    {
+        using var engine = new Engine();
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        engine.Execute("""
+            var clean = 'abcdefghij'.repeat(100), longer = 'klmnopqrst'.repeat(5000);
+            var escaped = clean + '\n' + clean, paired = clean + '\ud83d\ude00' + clean;
+            var table = {}; table[clean] = 1; table.next = longer; table[longer] = clean;
+            """);
+        string[] scripts =
+        [
+            "clean", "longer", "[clean]", "[1, clean, 2]", "[clean, clean, longer, clean]",
+            "[clean, escaped, clean, paired, longer, escaped]", "({ a: clean, b: 'x', c: longer, d: [clean] })",
+            "table", "[table, table]", "({ [longer]: 1, [clean]: longer })", "new Array(300).fill(clean)",
+            "[{ toJSON() { return longer; } }, { toJSON() { return [clean, escaped]; } }]",
+        ];
+        foreach (string script in scripts)
+        {
+            JsValue value = engine.Evaluate("(" + script + ")");
+            foreach (JsValue space in new JsValue[] { JsValue.Undefined, JsNumber.Create(2), new JsString("--") })
+            {
+                Assert.Equal(builtin.Serialize(value, JsValue.Undefined, space).ToString(), ours.SerializeToString(value, null, space));
+            }
+        }
+
+        // A nested call (JSON.stringify from toJSON, in an engine that uses this library) writes into a sink of its
+        // own.
+        const string Nested = "var c = 'abcdefghij'.repeat(100); JSON.stringify([c, { toJSON() { return JSON.stringify([c, c + c]); } }, c])";
+        using Engine reference = Js.Builtin();
+        using Engine nested = Js.Ours();
+        Assert.Equal(Js.Run(reference, Nested), Js.Run(nested, Nested));
+    }
+
     [Fact]
     public void StringsOfEveryShortLengthMatchJint()
     {

@@ -123,6 +123,30 @@ public class StringLimitTests
         Assert.Equal(RangeError, Js.Run(engine, "JSON.stringify('x'.repeat(99))"));
     }
 
+    // A long string that needs no escaping goes to the sink whole only where it fits within MaxLength: one that makes
+    // the text exactly the limit is written, one char more is a RangeError, as for strings copied in slices, and every
+    // way agrees. A longer one goes in slices and stops at the limit: a text writer gets no more than the limit and a
+    // buffer (4K chars), not the whole string.
+    [Fact]
+    public void MaxLengthHoldsForLongStringsWrittenWhole()
+    {
+        const int Limit = 5_004;
+        using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { MaxLength = Limit });
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = Limit });
+        engine.Execute("var fits = ['x'.repeat(5000)], over = ['x'.repeat(5001)], overAfter = ['x'.repeat(4000), 'y'.repeat(1000)];");
+        foreach (Way way in Enum.GetValues<Way>())
+        {
+            string fits = Outcome(engine, serializer, way, engine.GetValue("fits"), JsValue.Undefined, "fits");
+            Assert.True(fits is "(written)" || fits.Length == Limit, $"{way}: {fits[..Math.Min(40, fits.Length)]}");
+            Assert.Equal(RangeError, Outcome(engine, serializer, way, engine.GetValue("over"), JsValue.Undefined, "over"));
+            Assert.Equal(RangeError, Outcome(engine, serializer, way, engine.GetValue("overAfter"), JsValue.Undefined, "overAfter"));
+        }
+
+        var written = new StringWriter();
+        Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("['x'.repeat(1000000)]"), JsValue.Undefined, JsValue.Undefined, written));
+        Assert.InRange(written.GetStringBuilder().Length, 0, Limit + 4096);
+    }
+
     // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its shortest
     // text: the walk stops once the output passes MaxLength, as for any other value, rather than at the array's end.
     [Theory]
@@ -250,8 +274,9 @@ public class StringLimitTests
 [Collection(MemoryHeavyDefinition.Name)]
 public class StringLimitHeavyTests
 {
-    // [s, …, s, t] with one 1M-char string s, and t as long as makes the text exactly the limit: a JS string of the
-    // longest length there is; one char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
+    // [s, …, s, t] with one 1M-char string s (ending in a surrogate pair, so that it is copied in slices rather than
+    // kept whole), and t as long as makes the text exactly the limit: a JS string of the longest length there is; one
+    // char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
     [Fact]
     public void AResultOfExactlyTheLimitIsAStringAndOneCharMoreIsARangeError()
     {
@@ -260,7 +285,7 @@ public class StringLimitHeavyTests
         engine.Execute($$"""
             var m = 1 << 20, limit = {{JsonConstants.MaxJsStringLength}};
             var k = Math.floor((limit - 4) / (m + 3));
-            var s = 'x'.repeat(m);
+            var s = 'x'.repeat(m - 2) + '\ud83d\ude00';
             function text(extra) { var a = new Array(k).fill(s); a.push('y'.repeat(limit - 4 - k * (m + 3) + extra)); return a; }
             """);
 

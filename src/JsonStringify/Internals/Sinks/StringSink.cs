@@ -6,8 +6,10 @@ namespace JsonStringify.Internals;
 /// <summary>
 /// Builds the result of the string-returning overloads with one copy of the text: the writer's full buffers are kept
 /// as they are, in order, and the writer goes on in a fresh chunk from the call's <see cref="ArrayPool{T}"/>, each
-/// about as long as all the text before it. At the end the chunks are copied once into the result. Output that never
-/// left the writer's own buffer becomes the string straight from it, and rents nothing.
+/// about as long as all the text kept in chunks before it. A long string that needs no escaping is kept as it is, the
+/// string itself, and the writer goes on in the same buffer after the chars before it
+/// (<see cref="TextSink.WriteWhole"/>). At the end the chunks and strings are copied once into the result. Output that
+/// never left the writer's own buffer becomes the string straight from it, and rents nothing.
 /// </summary>
 internal sealed class StringSink : TextSink
 {
@@ -20,9 +22,13 @@ internal sealed class StringSink : TextSink
     /// </summary>
     public const int MaxChunkLength = 1024 * 1024;
 
-    // The text so far, in order: a chunk and how many of its chars are text. The writer's own buffer is the first
-    // whenever the writer filled it; it is not ours to give back. Every other chunk was rented here.
-    private readonly List<(char[] Chars, int Count)> _filled = [];
+    // The text so far, in order: chars of a chunk (a char[]) from a start, or a whole string. A chunk may give several
+    // parts, split by whole strings. The writer's own buffer is the first chunk whenever the writer wrote in it before
+    // handing it over; it is not ours to give back. Every other chunk was rented here.
+    private readonly List<(object Part, int Start, int Count)> _filled = [];
+
+    // How many chars of the text are in chunks: what the next chunk's length follows.
+    private long _chunked;
 
     // Every chunk rented in this call, the one the writer is in included, for the release to give back.
     private readonly List<char[]> _rented = [];
@@ -40,11 +46,21 @@ internal sealed class StringSink : TextSink
         return this;
     }
 
-    public override char[] TakeBuffer(char[] buffer, int count)
+    public override char[] TakeBuffer(char[] buffer, int start, int end)
     {
-        _filled.Add((buffer, count));
-        Length += count;
-        return Rent((int)Math.Clamp(Length, MinChunkLength, MaxChunkLength));
+        Keep(buffer, start, end);
+        Length += end - start;
+        return Rent((int)Math.Clamp(_chunked, MinChunkLength, MaxChunkLength));
+    }
+
+    // The string is the caller's, and never changes: kept as it is until the result is made. The chars before it stay
+    // where they are, and the writer goes on after them.
+    public override int WriteWhole(char[] buffer, int start, int end, string text)
+    {
+        Keep(buffer, start, end);
+        _filled.Add((text, 0, text.Length));
+        Length += end - start + text.Length;
+        return end;
     }
 
     public override void Release()
@@ -62,6 +78,7 @@ internal sealed class StringSink : TextSink
             // Even when a host's pool throws, the next call starts clean.
             _rented.Clear();
             _filled.Clear();
+            _chunked = 0;
             _pool = null;
             _result = null;
         }
@@ -72,7 +89,7 @@ internal sealed class StringSink : TextSink
     {
         char[] chunk = Rent(chars.Length);
         chars.CopyTo(chunk);
-        _filled.Add((chunk, chars.Length));
+        Keep(chunk, 0, chars.Length);
     }
 
     protected override void WriteLastCore(ReadOnlySpan<char> chars)
@@ -85,15 +102,26 @@ internal sealed class StringSink : TextSink
 
         _result = string.Create(checked((int)(Length + chars.Length)), new Parts(_filled, chars), static (destination, parts) =>
         {
-            foreach ((char[] chunk, int count) in parts.Filled)
+            foreach ((object part, int start, int count) in parts.Filled)
             {
-                chunk.AsSpan(0, count).CopyTo(destination);
+                ReadOnlySpan<char> text = part is string whole ? whole : ((char[])part).AsSpan(start, count);
+                text.CopyTo(destination);
                 destination = destination[count..];
             }
 
             Debug.Assert(destination.Length == parts.Last.Length, "the chunks and the last chars make up the length");
             parts.Last.CopyTo(destination);
         });
+    }
+
+    // Keeps chunk[start..end] as the next part of the text, if it holds any (the caller counts it in Length).
+    private void Keep(char[] chunk, int start, int end)
+    {
+        if (end > start)
+        {
+            _filled.Add((chunk, start, end - start));
+            _chunked += end - start;
+        }
     }
 
     private char[] Rent(int length)
@@ -110,9 +138,9 @@ internal sealed class StringSink : TextSink
     }
 
     // What the result is copied from: the filled chunks, then the writer's last chars.
-    private readonly ref struct Parts(List<(char[] Chars, int Count)> filled, ReadOnlySpan<char> last)
+    private readonly ref struct Parts(List<(object Part, int Start, int Count)> filled, ReadOnlySpan<char> last)
     {
-        public List<(char[] Chars, int Count)> Filled { get; } = filled;
+        public List<(object Part, int Start, int Count)> Filled { get; } = filled;
 
         public ReadOnlySpan<char> Last { get; } = last;
     }

@@ -24,6 +24,20 @@ internal abstract class TextSink
         Length += chars.Length;
     }
 
+    /// <summary>
+    /// Takes the writer's chars <paramref name="buffer"/>[<paramref name="start"/>..<paramref name="end"/>] (perhaps
+    /// none), then a whole string of output, <paramref name="text"/>, which the writer has not copied; returns where in
+    /// the buffer the writer goes on. By default the chars and the string are written out and the writer goes on from
+    /// <paramref name="start"/>; a sink that keeps the writer's chars where they are (a string result) returns
+    /// <paramref name="end"/>, and the writer writes nothing before it in that buffer again.
+    /// </summary>
+    public virtual int WriteWhole(char[] buffer, int start, int end, string text)
+    {
+        Write(buffer.AsSpan(start, end - start));
+        Write(text);
+        return start;
+    }
+
     /// <summary>Writes the last chars of the output (perhaps none).</summary>
     public void WriteLast(ReadOnlySpan<char> chars)
     {
@@ -32,12 +46,14 @@ internal abstract class TextSink
     }
 
     /// <summary>
-    /// Takes the writer's buffer, whose first <paramref name="count"/> chars are output, and returns the buffer the
-    /// writer goes on in, at least as long. By default the chars are written out and the same buffer comes back.
+    /// Takes the writer's buffer, whose chars from <paramref name="start"/> to <paramref name="end"/> are output not
+    /// yet taken (those before <paramref name="start"/> were taken by <see cref="WriteWhole"/>), and returns the buffer
+    /// the writer goes on in from its start, at least as long. By default the chars are written out and the same buffer
+    /// comes back.
     /// </summary>
-    public virtual char[] TakeBuffer(char[] buffer, int count)
+    public virtual char[] TakeBuffer(char[] buffer, int start, int end)
     {
-        Write(buffer.AsSpan(0, count));
+        Write(buffer.AsSpan(start, end - start));
         return buffer;
     }
 

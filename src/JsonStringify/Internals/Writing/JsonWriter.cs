@@ -47,6 +47,15 @@ internal sealed partial class JsonWriter
     // The line break, then indentation enough for the deepest line so far: a prefix of it starts each line.
     private char[] _newLine = [];
     private int _pos;
+
+    // The chars at the start of _buffer that the sink has already taken, where they are (TextSink.WriteWhole): the
+    // writer never writes before this again, and hands the sink only the chars from here to _pos. Zero but after a
+    // whole string into a string result; at most _pos.
+    private int _handed;
+
+    // The sink's Length less _handed, as of the writer's last call to the sink (SinkChanged): Length adds _pos to it,
+    // one load on the path of every value's length check where reading the sink's own took two.
+    private long _sinkLength;
     private TextSink? _sink;
     private string _gap = string.Empty;
 
@@ -60,7 +69,14 @@ internal sealed partial class JsonWriter
     public int Depth => _depth;
 
     /// <summary>How many chars have been written in this call.</summary>
-    public long Length => _sink!.Length + _pos;
+    public long Length
+    {
+        get
+        {
+            Debug.Assert(_sinkLength == _sink!.Length - _handed, "SinkChanged ran after every call that wrote to the sink");
+            return _sinkLength + _pos;
+        }
+    }
 
     /// <summary>True once the output has grown past the longest the result may be.</summary>
     public bool IsOverLimit => Length > _maxLength;
@@ -90,6 +106,8 @@ internal sealed partial class JsonWriter
         _indented = gap.Length != 0;
         _depth = 0;
         _pos = 0;
+        _handed = 0;
+        _sinkLength = 0;
         _maxLength = maxLength;
     }
 
@@ -99,18 +117,24 @@ internal sealed partial class JsonWriter
     /// </summary>
     public void Complete()
     {
-        _sink!.WriteLast(_buffer.AsSpan(0, _pos));
+        Debug.Assert(_handed <= _pos, "the sink took only chars already written");
+        _sink!.WriteLast(_buffer.AsSpan(_handed, _pos - _handed));
         _pos = 0;
+        _handed = 0;
         _sink.Complete();
+        SinkChanged();
     }
 
-    /// <summary>Hands what is buffered to the sink.</summary>
+    /// <summary>Hands what is buffered to the sink, and goes on from the start of the buffer it hands back.</summary>
     public void Flush()
     {
         if (_pos != 0)
         {
-            _buffer = _sink!.TakeBuffer(_buffer, _pos);
+            Debug.Assert(_handed <= _pos, "the sink took only chars already written");
+            _buffer = _sink!.TakeBuffer(_buffer, _handed, _pos);
             _pos = 0;
+            _handed = 0;
+            SinkChanged();
         }
     }
 
@@ -120,6 +144,8 @@ internal sealed partial class JsonWriter
         _sink = null;
         _buffer = _ownBuffer;
         _pos = 0;
+        _handed = 0;
+        _sinkLength = 0;
         _depth = 0;
     }
 
@@ -519,14 +545,26 @@ internal sealed partial class JsonWriter
     {
         if (text.Length > MaxBufferedText)
         {
-            Flush();
-            _sink!.Write(text);
+            WriteWhole(text);
             return;
         }
 
         text.CopyTo(Reserve(text.Length));
         _pos += text.Length;
     }
+
+    // Output the writer does not copy: the chars before it and the text go to the sink, which says where in the buffer
+    // the writer goes on.
+    private void WriteWhole(string text)
+    {
+        Debug.Assert(_handed <= _pos, "the sink took only chars already written");
+        _pos = _handed = _sink!.WriteWhole(_buffer, _handed, _pos, text);
+        SinkChanged();
+    }
+
+    // Called after every call that writes to the sink, so that Length stays the sink's and the buffer's.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void SinkChanged() => _sinkLength = _sink!.Length - _handed;
 
     // The length of a new line at the current depth: the line break and the indentation.
     private int LineLength => Indentation.Length(LineBreak, _gap, _depth);
@@ -545,6 +583,7 @@ internal sealed partial class JsonWriter
         {
             Flush();
             _sink!.Write(_newLine.AsSpan(0, length));
+            SinkChanged();
             return;
         }
 
@@ -564,12 +603,20 @@ internal sealed partial class JsonWriter
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
     // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
     // ASCII (UTF-8), the slices go straight in as escaped ASCII (WriteAsciiSlices), and only the rest of a slice from
-    // its first char that is not ASCII goes through the chars and the sink's transcoder.
+    // its first char that is not ASCII goes through the chars and the sink's transcoder. Into chars, a string that
+    // needs no escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');
         bool ascii = _sink!.TakesAscii;
+        if (!ascii && Length + value.Length <= _maxLength && !StringEscaper.HasSpecial(value))
+        {
+            WriteWhole(value);
+            WriteChar('"');
+            return;
+        }
+
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
@@ -623,6 +670,7 @@ internal sealed partial class JsonWriter
             Span<byte> bytes = sink.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
             sink.AdvanceAscii(StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed));
+            SinkChanged();
             rest = rest[consumed..];
             if (consumed < take)
             {

@@ -186,6 +186,35 @@ internal static class StringEscaper
         return special == 0;
     }
 
+    /// <summary>
+    /// Whether <paramref name="value"/> has a char that <see cref="Escape"/> stops at: one that JSON.stringify
+    /// escapes, or a surrogate (a well-formed pair is written as it is, but checked char by char). A value without one
+    /// is its own escaped form.
+    /// </summary>
+    public static bool HasSpecial(ReadOnlySpan<char> value)
+    {
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        int length = value.Length;
+        int i = 0;
+        for (; i <= length - BlockLength; i += BlockLength)
+        {
+            if (BlockSpecialMask(ref Unsafe.Add(ref source, i)) != 0)
+            {
+                return true;
+            }
+        }
+
+        for (; i < length; i++)
+        {
+            if (IsSpecial(Unsafe.Add(ref source, i)))
+            {
+                return true;
+            }
+        }
+
+        return false;
+    }
+
     /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
     public static string Quote(string value, string suffix)
     {
@@ -354,14 +383,23 @@ internal static class StringEscaper
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
             chars.StoreUnsafe(ref target);
-            return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
-                | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-                | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
-                | Vector256.LessThan(chars - Vector256.Create((ushort)0xD800), Vector256.Create((ushort)0x800))).ExtractMostSignificantBits();
+            return SpecialMask(chars);
         }
 
         return CopyHalfBlock(ref source, ref target)
             | (CopyHalfBlock(ref Unsafe.Add(ref source, HalfBlockLength), ref Unsafe.Add(ref target, HalfBlockLength)) << HalfBlockLength);
+    }
+
+    // The mask of the BlockLength chars at source that need escaping, as CopyBlock returns it, without a copy.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint BlockSpecialMask(ref ushort source)
+    {
+        if (Vector256.IsHardwareAccelerated)
+        {
+            return SpecialMask(Vector256.LoadUnsafe(ref source));
+        }
+
+        return SpecialMask(Vector128.LoadUnsafe(ref source)) | (SpecialMask(Vector128.LoadUnsafe(ref source, HalfBlockLength)) << HalfBlockLength);
     }
 
     // Copies BlockLength chars, unchecked.
@@ -428,6 +466,16 @@ internal static class StringEscaper
         Vector128<ushort> chars = Vector128.LoadUnsafe(ref source);
         chars.StoreUnsafe(ref target);
         return SpecialMask(chars);
+    }
+
+    // Bit k set when lane k of chars needs escaping.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint SpecialMask(Vector256<ushort> chars)
+    {
+        return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
+            | Vector256.LessThan(chars - Vector256.Create((ushort)0xD800), Vector256.Create((ushort)0x800))).ExtractMostSignificantBits();
     }
 
     // Bit k set when lane k of chars needs escaping.
