@@ -18,7 +18,7 @@ namespace JsonStringify.Internals;
 /// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic) in one vector, one of
 /// three-byte chars (CJK, most symbols) or surrogate pairs (emoji) in two. A block with a surrogate that is not half of
 /// a pair in it, the few chars at the end, and all of the text where that instruction is missing go through
-/// <see cref="Utf8.FromUtf16"/>; after two ASCII blocks in a row, the narrowing takes over again.
+/// <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the narrowing takes over again.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -31,8 +31,9 @@ internal static class Utf8Transcoder
     private const int BlockRoom = 4 * BlockLength;
 
     // ASCII blocks in a row, after a char that is not ASCII, at which the runtime's narrowing takes the text again: a
-    // run that long is likely to go on.
-    private const int AsciiBlocksToNarrow = 2;
+    // run that long is likely to go on. The runs between a document's strings that are not ASCII are mostly shorter,
+    // and a call to the narrowing for each of those costs more than the block loop's narrowing.
+    private const int AsciiBlocksToNarrow = 8;
 
     // For a block's lanes, the lane after each (the last lane's own for itself): the successor of every char. A
     // constant the JIT embeds in the code.
