@@ -239,16 +239,16 @@ public class ApiTests
         var pool = new CountingCharPool();
         using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { CharPool = pool });
         // Each level writes past the writer's 4K-char buffer before the next level starts, so each needs a chunk (the
-        // pad ends in a surrogate pair, so that it is copied in slices rather than kept whole).
+        // pad ends in a line break to escape, so that it is copied in slices rather than kept whole).
         string result = Js.Run(engine, """
-            var pad = 'p'.repeat(4998) + '😀';
+            var pad = 'p'.repeat(4999) + '\n';
             JSON.stringify({
               pad: pad,
               a: {toJSON() { return JSON.stringify({pad: pad, inner: [1, {toJSON() { return JSON.stringify([pad, 'deep']).length; }}]}).length; }},
               b: [2]
             })
             """);
-        Assert.Equal("{\"pad\":\"" + new string('p', 4998) + "😀\",\"a\":5027,\"b\":[2]}", result);
+        Assert.Equal("{\"pad\":\"" + new string('p', 4999) + "\\n\",\"a\":5028,\"b\":[2]}", result);
         Assert.Equal(3, pool.MaxOutstanding);
         Assert.Equal(3, pool.Rented);
         Assert.Equal(pool.Rented, pool.Returned);
@@ -261,15 +261,15 @@ public class ApiTests
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
         // Outputs longer than the writer's 4K-char buffer need a chunk; shorter ones become the string directly. (The
-        // long strings end in a surrogate pair, so that they are copied in slices rather than kept whole.)
-        JsValue throwing = engine.Evaluate("({a: 'x'.repeat(4998) + '😀', b: {toJSON() { throw new Error('boom'); }}})");
-        JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(4998) + '😀', x: [1]}; c.x.push(c); c");
-        JsValue large = engine.Evaluate("['x'.repeat(4998) + '😀']");
+        // long strings end in a line break to escape, so that they are copied in slices rather than kept whole.)
+        JsValue throwing = engine.Evaluate("({a: 'x'.repeat(4999) + '\\n', b: {toJSON() { throw new Error('boom'); }}})");
+        JsValue cyclic = engine.Evaluate("var c = {pad: 'x'.repeat(4999) + '\\n', x: [1]}; c.x.push(c); c");
+        JsValue large = engine.Evaluate("['x'.repeat(4999) + '\\n']");
         for (int i = 0; i < 100; i++)
         {
             Assert.Throws<JavaScriptException>(() => serializer.Serialize(throwing));
             Assert.Throws<JavaScriptException>(() => serializer.Serialize(cyclic));
-            Assert.Equal(5004, serializer.SerializeToString(large)!.Length);
+            Assert.Equal(5005, serializer.SerializeToString(large)!.Length);
             Assert.Equal("[1]", serializer.SerializeToString(engine.Evaluate("[1]")));
             Assert.Null(serializer.SerializeToString(JsValue.Undefined));
         }
@@ -284,7 +284,7 @@ public class ApiTests
     {
         using var engine = new Engine();
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = new ShortArrayPool() });
-        JsValue large = engine.Evaluate("['x'.repeat(4998) + '😀']");
+        JsValue large = engine.Evaluate("['x'.repeat(4999) + '\\n']");
 
         var error = Assert.Throws<InvalidOperationException>(() => serializer.SerializeToString(large));
         Assert.Contains("CharPool returned an array of 16 chars when asked for at least 8192", error.Message);

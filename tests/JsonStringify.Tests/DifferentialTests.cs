@@ -128,6 +128,32 @@ public class DifferentialTests
         Assert.Equal(Js.Run(reference, Nested), Js.Run(nested, Nested));
     }
 
+    // Whether a long string goes to a string result whole rests on StringEscaper.NeedsEscaping: it must be false exactly
+    // where JSON.stringify writes the string as it is. Every length up to five blocks, with each kind of char that
+    // needs escaping, pairs (also across a block's end, and two in a row), lone and reversed halves of a pair, at every
+    // position.
+    [Fact]
+    public void NeedsEscapingIsFalseExactlyWhereJintWritesTheStringAsItIs()
+    {
+        using var engine = new Engine();
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        string[] specials = ["\ud83d\ude00", "\ud83d\ude00\ud83d\ude00", "\ud800", "\udc00", "\udbff", "\udfff", "\udc00\ud800", "\"", "\\", "\u001f", "\u00e9", "\uffff"];
+        int written = 0;
+        foreach (string text in StringVariants.UpToFiveBlocks(specials))
+        {
+            bool asItIs = builtin.Serialize(new JsString(text), JsValue.Undefined, JsValue.Undefined).ToString() == "\"" + text + "\"";
+            if (asItIs == Internals.StringEscaper.NeedsEscaping(text))
+            {
+                Assert.Fail($"NeedsEscaping is {!asItIs} for the chars {string.Join(' ', text.Select(c => ((int)c).ToString("x4", System.Globalization.CultureInfo.InvariantCulture)))}");
+            }
+
+            written += asItIs ? 1 : 0;
+        }
+
+        // Both answers came up many times.
+        Assert.InRange(written, 10_000, 40_000);
+    }
+
     [Fact]
     public void StringsOfEveryShortLengthMatchJint()
     {

@@ -148,7 +148,7 @@ public class FaultyWriterTests
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
         var writer = new ShortSpanWriter(spanLength: 0, goodCalls: 2);
         engine.SetValue("writeShort", new Func<JsValue, bool>(v => serializer.Serialize(v, writer)));
-        JsValue value = engine.Evaluate("({ before: 'x'.repeat(19998) + '😀', inner: { toJSON: function () { writeShort(" + Document + "); } } })");
+        JsValue value = engine.Evaluate("({ before: 'x'.repeat(19999) + '\\n', inner: { toJSON: function () { writeShort(" + Document + "); } } })");
 
         Assert.Throws<InvalidOperationException>(() => serializer.SerializeToString(value));
 

@@ -150,12 +150,12 @@ public class SafetyTests
         JsValue[] failing =
         [
             // Each writes past the writer's 4K-char buffer, so a chunk is rented, before it fails (its long string ends
-            // in a surrogate pair, so that it is copied in slices rather than kept whole).
-            engine.Evaluate("({a: 'partial'.repeat(1000) + '😀', b: {toJSON() { throw new Error('toJSON'); }}})"),
-            engine.Evaluate("({a: 'x'.repeat(4998) + '😀', get b() { throw new Error('getter'); }})"),
-            engine.Evaluate("['x'.repeat(4998) + '😀', new Proxy({}, {ownKeys() { throw new Error('trap'); }})]"),
-            engine.Evaluate("var c = {x: 'x'.repeat(4998) + '😀'}; c.self = c; c"),
-            engine.Evaluate("['x'.repeat(4998) + '😀', 2n]"),
+            // in a line break to escape, so that it is copied in slices rather than kept whole).
+            engine.Evaluate("({a: 'partial'.repeat(1000) + '\\n', b: {toJSON() { throw new Error('toJSON'); }}})"),
+            engine.Evaluate("({a: 'x'.repeat(4999) + '\\n', get b() { throw new Error('getter'); }})"),
+            engine.Evaluate("['x'.repeat(4999) + '\\n', new Proxy({}, {ownKeys() { throw new Error('trap'); }})]"),
+            engine.Evaluate("var c = {x: 'x'.repeat(4999) + '\\n'}; c.self = c; c"),
+            engine.Evaluate("['x'.repeat(4999) + '\\n', 2n]"),
         ];
         for (int i = 0; i < 10_000; i++)
         {

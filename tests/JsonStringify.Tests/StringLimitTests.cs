@@ -274,8 +274,8 @@ public class StringLimitTests
 [Collection(MemoryHeavyDefinition.Name)]
 public class StringLimitHeavyTests
 {
-    // [s, …, s, t] with one 1M-char string s (ending in a surrogate pair, so that it is copied in slices rather than
-    // kept whole), and t as long as makes the text exactly the limit: a JS string of the longest length there is; one
+    // [s, …, s, t] with one 1M-char string s (ending in a line break to escape, so that it is copied in slices rather
+    // than kept whole), and t as long as makes the text exactly the limit: a JS string of the longest length there is; one
     // char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
     [Fact]
     public void AResultOfExactlyTheLimitIsAStringAndOneCharMoreIsARangeError()
@@ -284,9 +284,9 @@ public class StringLimitHeavyTests
         using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { CharPool = pool });
         engine.Execute($$"""
             var m = 1 << 20, limit = {{JsonConstants.MaxJsStringLength}};
-            var k = Math.floor((limit - 4) / (m + 3));
-            var s = 'x'.repeat(m - 2) + '\ud83d\ude00';
-            function text(extra) { var a = new Array(k).fill(s); a.push('y'.repeat(limit - 4 - k * (m + 3) + extra)); return a; }
+            var k = Math.floor((limit - 4) / (m + 4));
+            var s = 'x'.repeat(m - 1) + '\n';
+            function text(extra) { var a = new Array(k).fill(s); a.push('y'.repeat(limit - 4 - k * (m + 4) + extra)); return a; }
             """);
 
         Assert.Equal(JsonConstants.MaxJsStringLength.ToString(System.Globalization.CultureInfo.InvariantCulture), Js.Run(engine, "String(JSON.stringify(text(0)).length)"));

@@ -610,7 +610,7 @@ internal sealed partial class JsonWriter
     {
         WriteChar('"');
         bool ascii = _sink!.TakesAscii;
-        if (!ascii && Length + value.Length <= _maxLength && !StringEscaper.HasSpecial(value))
+        if (!ascii && Length + value.Length <= _maxLength && !StringEscaper.NeedsEscaping(value))
         {
             WriteWhole(value);
             WriteChar('"');

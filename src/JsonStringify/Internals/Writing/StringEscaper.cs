@@ -16,6 +16,9 @@ internal static class StringEscaper
     // with two overlapping 64-bit or 32-bit moves when shorter.
     private const int HalfBlockLength = BlockLength / 2;
 
+    // A mask with a bit for each char of a block.
+    private const uint BlockMask = (1u << BlockLength) - 1;
+
     /// <summary>The shortest value <see cref="TryCopyShort"/> takes.</summary>
     public const int MinShortLength = 2;
 
@@ -187,32 +190,54 @@ internal static class StringEscaper
     }
 
     /// <summary>
-    /// Whether <paramref name="value"/> has a char that <see cref="Escape"/> stops at: one that JSON.stringify
-    /// escapes, or a surrogate (a well-formed pair is written as it is, but checked char by char). A value without one
-    /// is its own escaped form.
+    /// Whether <paramref name="value"/> has a char that JSON.stringify escapes: a control char, '"', '\\', or a
+    /// surrogate that is not half of a well-formed pair. A value without one is its own escaped form.
     /// </summary>
-    public static bool HasSpecial(ReadOnlySpan<char> value)
+    public static bool NeedsEscaping(ReadOnlySpan<char> value)
     {
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         int length = value.Length;
+
+        // 1 when the char before the current one is a high surrogate, which only a low surrogate may follow.
+        uint pendingHigh = 0;
         int i = 0;
         for (; i <= length - BlockLength; i += BlockLength)
         {
-            if (BlockSpecialMask(ref Unsafe.Add(ref source, i)) != 0)
+            ref ushort block = ref Unsafe.Add(ref source, i);
+            if (BlockSpecialMask(ref block) == 0)
+            {
+                if (pendingHigh != 0)
+                {
+                    return true;
+                }
+
+                continue;
+            }
+
+            // Only surrogates may pass, and only in pairs: each low surrogate right after a high one (the lane before,
+            // or the last char of the block before), and each high one right before a low one.
+            (uint escapes, uint high, uint low) = BlockMasks(ref block);
+            if (escapes != 0 || low != (((high << 1) | pendingHigh) & BlockMask))
             {
                 return true;
             }
+
+            pendingHigh = high >> (BlockLength - 1);
         }
 
         for (; i < length; i++)
         {
-            if (IsSpecial(Unsafe.Add(ref source, i)))
+            ushort c = Unsafe.Add(ref source, i);
+            bool low = (c & 0xFC00) == 0xDC00;
+            if (c < ' ' || c == '"' || c == '\\' || low != (pendingHigh != 0))
             {
                 return true;
             }
+
+            pendingHigh = (c & 0xFC00) == 0xD800 ? 1u : 0u;
         }
 
-        return false;
+        return pendingHigh != 0;
     }
 
     /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
@@ -373,6 +398,21 @@ internal static class StringEscaper
         }
 
         return CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
+    }
+
+    // Of the BlockLength chars at source, the masks (bit k for the block's char k) of those that JSON.stringify escapes
+    // whatever comes next to them, of the high surrogates and of the low ones.
+    private static (uint Escapes, uint High, uint Low) BlockMasks(ref ushort source)
+    {
+        Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+        Vector256<ushort> kind = chars & Vector256.Create((ushort)0xFC00);
+        uint escapes = (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))).ExtractMostSignificantBits();
+        return (
+            escapes,
+            Vector256.Equals(kind, Vector256.Create((ushort)0xD800)).ExtractMostSignificantBits(),
+            Vector256.Equals(kind, Vector256.Create((ushort)0xDC00)).ExtractMostSignificantBits());
     }
 
     // Copies BlockLength chars and returns a mask of those that need escaping (bit k for the block's char k).
