@@ -56,6 +56,7 @@ internal sealed partial class JsonWriter
     // The sink's Length less _handed, as of the writer's last call to the sink (SinkChanged): Length adds _pos to it,
     // one load on the path of every value's length check where reading the sink's own took two.
     private long _sinkLength;
+
     private TextSink? _sink;
     private string _gap = string.Empty;
 
