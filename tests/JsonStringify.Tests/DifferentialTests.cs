@@ -84,15 +84,10 @@ public class DifferentialTests
         }
     }
 
-    // Strings are checked and copied in blocks of 16 chars, with a last block that reaches back over chars already
-    // copied (unless an escape lies among them), and those under 16 in two overlapping halves; the writer copies clean
-    // values of up to 64 chars inline and calls the escaper for the others. Every length up to five blocks, with each
-    // kind of char that needs escaping (and a valid pair, which does not) at every position, and the same texts as
-    // property names.
     // A long string that needs no escaping goes to a string result whole: kept as the string itself, and copied once,
     // into the result. Such strings at the root, before, between and after other text, side by side and many times over
-    // (past several chunks of the result), beside long strings copied in slices (an escape, a pair), as names of a
-    // property table and of a hidden class, indented, and from toJSON.
+    // (past several chunks of the result), with a well-formed pair, beside long strings copied in slices (an escape, an
+    // unpaired surrogate), as names of a property table and of a hidden class, indented, and from toJSON.
     [Fact]
     public void LongStringsWrittenWholeMatchJint()
     {
@@ -101,13 +96,13 @@ public class DifferentialTests
         var ours = new JsonSerializer(engine);
         engine.Execute("""
             var clean = 'abcdefghij'.repeat(100), longer = 'klmnopqrst'.repeat(5000);
-            var escaped = clean + '\n' + clean, paired = clean + '\ud83d\ude00' + clean;
+            var escaped = clean + '\n' + clean, paired = clean + '\ud83d\ude00' + clean, lone = clean + '\ud800' + clean;
             var table = {}; table[clean] = 1; table.next = longer; table[longer] = clean;
             """);
         string[] scripts =
         [
             "clean", "longer", "[clean]", "[1, clean, 2]", "[clean, clean, longer, clean]",
-            "[clean, escaped, clean, paired, longer, escaped]", "({ a: clean, b: 'x', c: longer, d: [clean] })",
+            "[clean, escaped, clean, paired, longer, lone, escaped]", "({ a: clean, b: 'x', c: longer, d: [clean] })",
             "table", "[table, table]", "({ [longer]: 1, [clean]: longer })", "new Array(300).fill(clean)",
             "[{ toJSON() { return longer; } }, { toJSON() { return [clean, escaped]; } }]",
         ];
@@ -154,6 +149,11 @@ public class DifferentialTests
         Assert.InRange(written, 10_000, 40_000);
     }
 
+    // Strings are checked and copied in blocks of 16 chars, with a last block that reaches back over chars already
+    // copied (unless an escape lies among them), and those under 16 in two overlapping halves; the writer copies clean
+    // values of up to 64 chars inline and calls the escaper for the others. Every length up to five blocks, with each
+    // kind of char that needs escaping (and a valid pair, which does not) at every position, and the same texts as
+    // property names.
     [Fact]
     public void StringsOfEveryShortLengthMatchJint()
     {

@@ -18,7 +18,7 @@ internal sealed class StringSink : TextSink
 
     /// <summary>
     /// The longest chunk rented for the writer: a huge result is built from chunks of 1M chars (2 MB), so no chunk is
-    /// far longer than the text in it. (A long text that skips the writer's buffer gets a chunk of its own length.)
+    /// far longer than the text in it. (A long indentation line that skips the writer's buffer gets a chunk of its own length.)
     /// </summary>
     public const int MaxChunkLength = 1024 * 1024;
 
@@ -84,7 +84,7 @@ internal sealed class StringSink : TextSink
         }
     }
 
-    // A long text that skips the writer's buffer (the writer flushed first): into a chunk of its own.
+    // A long indentation line that skips the writer's buffer (the writer flushed first): into a chunk of its own.
     protected override void WriteCore(ReadOnlySpan<char> chars)
     {
         char[] chunk = Rent(chars.Length);

@@ -33,7 +33,11 @@ internal abstract class TextSink
     /// </summary>
     public virtual int WriteWhole(char[] buffer, int start, int end, string text)
     {
-        Write(buffer.AsSpan(start, end - start));
+        if (end > start)
+        {
+            Write(buffer.AsSpan(start, end - start));
+        }
+
         Write(text);
         return start;
     }

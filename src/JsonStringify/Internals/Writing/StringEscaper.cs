@@ -404,15 +404,33 @@ internal static class StringEscaper
     // whatever comes next to them, of the high surrogates and of the low ones.
     private static (uint Escapes, uint High, uint Low) BlockMasks(ref ushort source)
     {
-        Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-        Vector256<ushort> kind = chars & Vector256.Create((ushort)0xFC00);
-        uint escapes = (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))).ExtractMostSignificantBits();
+        if (Vector256.IsHardwareAccelerated)
+        {
+            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+            Vector256<ushort> kind = chars & Vector256.Create((ushort)0xFC00);
+            return (
+                (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
+                    | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
+                    | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))).ExtractMostSignificantBits(),
+                Vector256.Equals(kind, Vector256.Create((ushort)0xD800)).ExtractMostSignificantBits(),
+                Vector256.Equals(kind, Vector256.Create((ushort)0xDC00)).ExtractMostSignificantBits());
+        }
+
+        (uint escapes, uint high, uint low) = HalfBlockMasks(Vector128.LoadUnsafe(ref source));
+        (uint escapesAfter, uint highAfter, uint lowAfter) = HalfBlockMasks(Vector128.LoadUnsafe(ref source, HalfBlockLength));
+        return (escapes | (escapesAfter << HalfBlockLength), high | (highAfter << HalfBlockLength), low | (lowAfter << HalfBlockLength));
+    }
+
+    // BlockMasks for half a block.
+    private static (uint Escapes, uint High, uint Low) HalfBlockMasks(Vector128<ushort> chars)
+    {
+        Vector128<ushort> kind = chars & Vector128.Create((ushort)0xFC00);
         return (
-            escapes,
-            Vector256.Equals(kind, Vector256.Create((ushort)0xD800)).ExtractMostSignificantBits(),
-            Vector256.Equals(kind, Vector256.Create((ushort)0xDC00)).ExtractMostSignificantBits());
+            (Vector128.LessThan(chars, Vector128.Create((ushort)' '))
+                | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
+                | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))).ExtractMostSignificantBits(),
+            Vector128.Equals(kind, Vector128.Create((ushort)0xD800)).ExtractMostSignificantBits(),
+            Vector128.Equals(kind, Vector128.Create((ushort)0xDC00)).ExtractMostSignificantBits());
     }
 
     // Copies BlockLength chars and returns a mask of those that need escaping (bit k for the block's char k).
