@@ -204,7 +204,8 @@ internal static class StringEscaper
         for (; i <= length - BlockLength; i += BlockLength)
         {
             ref ushort block = ref Unsafe.Add(ref source, i);
-            if (BlockSpecialMask(ref block) == 0)
+            uint special = BlockSpecialMask(ref block);
+            if (special == 0)
             {
                 if (pendingHigh != 0)
                 {
@@ -214,10 +215,11 @@ internal static class StringEscaper
                 continue;
             }
 
-            // Only surrogates may pass, and only in pairs: each low surrogate right after a high one (the lane before,
-            // or the last char of the block before), and each high one right before a low one.
-            (uint escapes, uint high, uint low) = BlockMasks(ref block);
-            if (escapes != 0 || low != (((high << 1) | pendingHigh) & BlockMask))
+            // Only surrogates may pass (a special char that is not one is always escaped), and only in pairs: each low
+            // surrogate right after a high one (the lane before, or the last char of the block before), and each high
+            // one right before a low one.
+            (uint high, uint low) = BlockSurrogateMasks(ref block);
+            if (special != (high | low) || low != (((high << 1) | pendingHigh) & BlockMask))
             {
                 return true;
             }
@@ -400,35 +402,28 @@ internal static class StringEscaper
         return CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
     }
 
-    // Of the BlockLength chars at source, the masks (bit k for the block's char k) of those that JSON.stringify escapes
-    // whatever comes next to them, of the high surrogates and of the low ones.
-    private static (uint Escapes, uint High, uint Low) BlockMasks(ref ushort source)
+    // Of the BlockLength chars at source, the masks (bit k for the block's char k) of the high surrogates and of the low
+    // ones.
+    private static (uint High, uint Low) BlockSurrogateMasks(ref ushort source)
     {
         if (Vector256.IsHardwareAccelerated)
         {
-            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            Vector256<ushort> kind = chars & Vector256.Create((ushort)0xFC00);
+            Vector256<ushort> kind = Vector256.LoadUnsafe(ref source) & Vector256.Create((ushort)0xFC00);
             return (
-                (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
-                    | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-                    | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))).ExtractMostSignificantBits(),
                 Vector256.Equals(kind, Vector256.Create((ushort)0xD800)).ExtractMostSignificantBits(),
                 Vector256.Equals(kind, Vector256.Create((ushort)0xDC00)).ExtractMostSignificantBits());
         }
 
-        (uint escapes, uint high, uint low) = HalfBlockMasks(Vector128.LoadUnsafe(ref source));
-        (uint escapesAfter, uint highAfter, uint lowAfter) = HalfBlockMasks(Vector128.LoadUnsafe(ref source, HalfBlockLength));
-        return (escapes | (escapesAfter << HalfBlockLength), high | (highAfter << HalfBlockLength), low | (lowAfter << HalfBlockLength));
+        (uint high, uint low) = HalfBlockSurrogateMasks(Vector128.LoadUnsafe(ref source));
+        (uint highAfter, uint lowAfter) = HalfBlockSurrogateMasks(Vector128.LoadUnsafe(ref source, HalfBlockLength));
+        return (high | (highAfter << HalfBlockLength), low | (lowAfter << HalfBlockLength));
     }
 
-    // BlockMasks for half a block.
-    private static (uint Escapes, uint High, uint Low) HalfBlockMasks(Vector128<ushort> chars)
+    // BlockSurrogateMasks for half a block.
+    private static (uint High, uint Low) HalfBlockSurrogateMasks(Vector128<ushort> chars)
     {
         Vector128<ushort> kind = chars & Vector128.Create((ushort)0xFC00);
         return (
-            (Vector128.LessThan(chars, Vector128.Create((ushort)' '))
-                | Vector128.Equals(chars, Vector128.Create((ushort)'"'))
-                | Vector128.Equals(chars, Vector128.Create((ushort)'\\'))).ExtractMostSignificantBits(),
             Vector128.Equals(kind, Vector128.Create((ushort)0xD800)).ExtractMostSignificantBits(),
             Vector128.Equals(kind, Vector128.Create((ushort)0xDC00)).ExtractMostSignificantBits());
     }
