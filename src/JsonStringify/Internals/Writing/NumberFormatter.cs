@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
+using System.Runtime.Intrinsics;
 
 namespace JsonStringify.Internals;
 
@@ -125,42 +126,63 @@ internal static class NumberFormatter
         Unsafe.WriteUnaligned(ref Unsafe.As<char, byte>(ref destination), digits);
     }
 
-    // Writes the length (its CountDigits) digits of value. Values that fit in 32 bits divide in 32 bits, which is
-    // the faster division; the loop is one generic method, compiled separately for each width.
+    // Writes the length (its CountDigits) digits of value. A value of more than 32 bits (at most 17 digits: a shortest
+    // significand, or a whole number below 2^53) has its last eight digits split off by one 64-bit division; they and
+    // the rest are then written in 32 bits, as two chains of divisions the processor runs side by side.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
-        ReadOnlySpan<char> pairs = DigitPairs;
-        value = value <= uint.MaxValue
-            ? WritePairs((uint)value, length, buffer)
-            : WritePairs(value, length, buffer);
-
-        // One or two leading digits are left, for the front of the buffer.
-        if (value >= 10)
+        Debug.Assert(length == CountDigits(value) && length <= buffer.Length, "the buffer holds every digit");
+        Debug.Assert(value < 100_000_000_000_000_000, "at most 17 digits");
+        ref char destination = ref MemoryMarshal.GetReference(buffer);
+        uint leading;
+        if (value <= uint.MaxValue)
         {
-            buffer[1] = pairs[((int)value * 2) + 1];
-            buffer[0] = pairs[(int)value * 2];
+            leading = WritePairs((uint)value, length, ref destination);
         }
         else
         {
-            buffer[0] = (char)('0' + value);
+            ulong high = value / 100_000_000;
+            WriteEightDigits((uint)(value - (high * 100_000_000)), ref Unsafe.Add(ref destination, length - 8));
+            leading = WritePairs((uint)high, length - 8, ref destination);
+        }
+
+        // One or two leading digits are left, for the front of the buffer.
+        if (leading >= 10)
+        {
+            WritePair(leading, ref destination);
+        }
+        else
+        {
+            destination = (char)('0' + leading);
         }
     }
 
-    // Writes all but the one or two leading digits of value, right to left from end; returns those leading digits,
-    // without bounds checks: end is the value's digit count, which the caller's buffer holds. Four digits come off per
-    // division by 10,000, and their two pairs are split apart off that chain, which is half as long as with a division
-    // per pair.
-    private static T WritePairs<T>(T value, int end, Span<char> buffer)
-        where T : IBinaryInteger<T>
+    // The eight digits of a value below 10^8, leading zeros included, from destination on: two groups of four, each
+    // two pairs.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void WriteEightDigits(uint value, ref char destination)
     {
-        Debug.Assert(end <= buffer.Length, "the buffer holds every digit");
-        ref char destination = ref MemoryMarshal.GetReference(buffer);
-        T tenThousand = T.CreateTruncating(10_000);
+        Debug.Assert(value < 100_000_000, "eight digits");
+        uint high = value / 10_000;
+        uint low = value - (high * 10_000);
+        uint highPair = high / 100;
+        uint lowPair = low / 100;
+        WritePair(highPair, ref destination);
+        WritePair(high - (highPair * 100), ref Unsafe.Add(ref destination, 2));
+        WritePair(lowPair, ref Unsafe.Add(ref destination, 4));
+        WritePair(low - (lowPair * 100), ref Unsafe.Add(ref destination, 6));
+    }
+
+    // Writes all but the one or two leading digits of value, right to left from end; returns those leading digits.
+    // end is the value's digit count, which the caller's buffer holds. Four digits come off per division by 10,000,
+    // and their two pairs are split apart off that chain, which is half as long as with a division per pair.
+    private static uint WritePairs(uint value, int end, ref char destination)
+    {
         int i = end;
-        while (value >= tenThousand)
+        while (value >= 10_000)
         {
-            T quotient = value / tenThousand;
-            uint four = uint.CreateTruncating(value - (quotient * tenThousand));
+            uint quotient = value / 10_000;
+            uint four = value - (quotient * 10_000);
             value = quotient;
             i -= 4;
             uint high = four / 100;
@@ -170,13 +192,12 @@ internal static class NumberFormatter
 
         // One to four digits left: of three or four, the last two are written here; the caller writes the one or two
         // before them.
-        uint rest = uint.CreateTruncating(value);
-        if (rest >= 100)
+        if (value >= 100)
         {
-            uint leading = rest / 100;
+            uint leading = value / 100;
             Debug.Assert(i - 2 is 1 or 2, "one or two leading digits are left for the caller");
-            WritePair(rest - (leading * 100), ref Unsafe.Add(ref destination, i - 2));
-            return T.CreateTruncating(leading);
+            WritePair(value - (leading * 100), ref Unsafe.Add(ref destination, i - 2));
+            return leading;
         }
 
         Debug.Assert(i is 1 or 2, "one or two leading digits are left for the caller");
@@ -201,18 +222,24 @@ internal static class NumberFormatter
     private static ReadOnlySpan<char> DigitPairs =>
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-    // The shortest digits, then Number::toString's layout of them. The digits are written where they end up, or one
-    // place to the right of it when a point or the first digit has to be moved in front of them.
+    // The shortest digits, then Number::toString's layout of them. The common layouts are written without a branch
+    // on the sign or on where the point goes: the buffer has room past the number (NumberBufferLength), so fixed-width
+    // vector moves may write beyond its end.
     private static int FormatShortest(double value, Span<char> buffer)
     {
+        if (buffer.Length < JsonConstants.NumberBufferLength)
+        {
+            Throw.DestinationTooShort(nameof(buffer));
+        }
+
         (ulong significand, int exponent) = TryThousandths(Math.Abs(value), out ulong n, out int e)
             ? (n, e)
             : ShortestDecimal.Compute(Math.Abs(value));
-        int w = 0;
-        if (value < 0)
-        {
-            buffer[w++] = '-';
-        }
+
+        // A minus sign always goes in front, and is written over by the first digit when the value is positive.
+        ref char first = ref MemoryMarshal.GetReference(buffer);
+        first = '-';
+        int w = (int)(BitConverter.DoubleToUInt64Bits(value) >> 63);
 
         // value = 0.d1d2..dk × 10^point
         int k = CountDigits(significand);
@@ -227,23 +254,22 @@ internal static class NumberFormatter
 
         if (0 < point && point <= MaxPlainExponent)
         {
-            // dd.dddd
-            WriteDigits(significand, k, buffer[(w + 1)..]);
-            for (int i = 0; i < point; i++)
-            {
-                buffer[w + i] = buffer[w + i + 1];
-            }
-
-            buffer[w + point] = '.';
+            // dd.dddd: the digits, then those after the point (fewer than 17) moved one place right as two vectors of
+            // eight chars, both read before either is written, and the point in the gap.
+            WriteDigits(significand, k, buffer[w..]);
+            ref ushort fraction = ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, w + point));
+            Vector128<ushort> front = Vector128.LoadUnsafe(ref fraction);
+            Vector128<ushort> back = Vector128.LoadUnsafe(ref fraction, (nuint)Vector128<ushort>.Count);
+            front.StoreUnsafe(ref fraction, 1);
+            back.StoreUnsafe(ref fraction, (nuint)Vector128<ushort>.Count + 1);
+            fraction = '.';
             return w + k + 1;
         }
 
         if (MinPlainExponent < point && point <= 0)
         {
-            // 0.000dddd
-            buffer[w] = '0';
-            buffer[w + 1] = '.';
-            buffer.Slice(w + 2, -point).Fill('0');
+            // 0.000dddd: "0." and six zeros, of which the digits overwrite those past the -point the layout has.
+            Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(ZeroPointZeros)).StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, w)));
             w += 2 - point;
             WriteDigits(significand, k, buffer[w..]);
             return w + k;
@@ -267,6 +293,9 @@ internal static class NumberFormatter
         buffer[w++] = power < 0 ? '-' : '+';
         return w + FormatUnsigned((ulong)Math.Abs(power), buffer[w..]);
     }
+
+    // "0.000000" as eight UTF-16 code units: the front of a number between 10^-6 and 1.
+    private static ReadOnlySpan<ushort> ZeroPointZeros => ['0', '.', '0', '0', '0', '0', '0', '0'];
 
     // Prices, measurements and table data are mostly decimals of one to three places. When n / 1000 rounds to the
     // value for an integer n below 10^15, the decimal n × 10^-3 is the answer: no other decimal of 15 significant

@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
+using System.Runtime.Intrinsics.X86;
 
 namespace JsonStringify.Internals;
 
@@ -180,8 +181,9 @@ internal static partial class ShortestDecimal
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (ulong Integer, bool IsInteger) MultiplyUpper(ulong x, ulong high, ulong low)
     {
-        UInt128 upper = Math.BigMul(x, high) + (ulong)(Math.BigMul(x, low) >> 64);
-        return ((ulong)(upper >> 64), (ulong)upper == 0);
+        ulong middle = (x * high) + MultiplyHigh(x, low);
+        ulong carry = middle < x * high ? 1UL : 0;
+        return (MultiplyHigh(x, high) + carry, middle == 0);
     }
 
     // Of the lower 128 bits of the 192-bit product x × (high × 2^64 + low), shifted right by 128 - beta bits: the
@@ -189,14 +191,20 @@ internal static partial class ShortestDecimal
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (bool Parity, bool IsInteger) MultiplyParity(ulong x, ulong high, ulong low, int beta)
     {
-        UInt128 product = Math.BigMul(x, low);
-        ulong lowerHigh = (x * high) + (ulong)(product >> 64);
-        ulong lowerLow = (ulong)product;
+        ulong lowerHigh = (x * high) + MultiplyHigh(x, low);
+        ulong lowerLow = x * low;
         return (((lowerHigh >> (64 - beta)) & 1) != 0, ((lowerHigh << beta) | (lowerLow >> (64 - beta))) == 0);
     }
 
+    // The upper 64 bits of a × b. Math.BigMul hands back the lower half through memory on x64; these products need
+    // only the upper one, or take the lower one as a plain multiplication, so both stay in registers.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong MultiplyHigh(ulong a, ulong b) =>
+        Bmi2.X64.IsSupported ? Bmi2.X64.MultiplyNoFlags(a, b) : Math.BigMul(a, b, out _);
+
     // d × 10^exponent with d's trailing zeros moved into the exponent. d is below 2^63 / 1,000 (the upper end of the
     // interval fits in 63 bits), so below 10^16, and has at most 15 trailing zeros: steps of 8, 4, 2 and 1 find them.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (ulong Digits, int Exponent) WithoutTrailingZeros(ulong d, int exponent)
     {
         Debug.Assert(d is > 0 and < 10_000_000_000_000_000, "a significand of at most 16 digits");
