@@ -89,6 +89,9 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
+    // How many elements ahead RunArray has the next container element fetched.
+    private const ulong ReadAheadDistance = 2;
+
     // The rest of an array, element by element, until it ends or an element opens a container (which pushes a frame
     // and may move the frames, so frame is not used after that).
     private void RunArray(ref Frame frame)
@@ -110,6 +113,9 @@ internal sealed partial class Walker<TOutput>
             }
             else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
+                // Elements that are objects and arrays are each a few scattered objects whose reads wait on memory: the
+                // one two places on is fetched meanwhile (one place on is too late to help, four no better).
+                _reader.ReadAheadElement(container, i + ReadAheadDistance);
                 bool opened = OpenPure(value, shape, layout, asElement: true);
                 CountWork();
                 if (opened)
