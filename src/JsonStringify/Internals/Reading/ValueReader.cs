@@ -293,21 +293,6 @@ internal sealed class ValueReader
         (_denseArrays && JintInternals.HasOnlyElements(array)) || array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;
 
     /// <summary>
-    /// Has the processor fetch the element at <paramref name="index"/> of a dense array, when it is present, while the
-    /// walk reads the ones before it (see <see cref="ReadAhead"/>). Reads nothing but the array's storage, which runs no
-    /// user code; does nothing for holes, for anything but a dense JsArray, and when dense arrays are off.
-    /// </summary>
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void ReadAheadElement(ObjectInstance array, ulong index)
-    {
-        if (_denseArrays && array is JsArray jsArray && JintInternals.DenseElements(jsArray) is { } dense
-            && index < (ulong)dense.Length && dense[index] is { } element)
-        {
-            ReadAhead.Object(element);
-        }
-    }
-
-    /// <summary>
     /// An element of a dense array that is present (not a hole): reading it runs no user code. False for holes, for
     /// anything but a dense JsArray, and always when dense arrays are off; the caller then reads it with [[Get]].
     /// </summary>

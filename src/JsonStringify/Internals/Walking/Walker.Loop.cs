@@ -89,8 +89,13 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
-    // How many elements ahead RunArray has the next container element fetched.
-    private const ulong ReadAheadDistance = 2;
+    // How many elements ahead RunArray has an element that is a container fetched (ReadAhead.Neighbourhood): one place
+    // on is too late to help, four no better than two.
+    private const ulong ContainerReadAhead = 2;
+
+    // How many elements ahead OpenPureArray has an element fetched (ReadAhead.Line): a primitive is one small object,
+    // read in a few nanoseconds, so the fetch is asked for well ahead.
+    private const uint PrimitiveReadAhead = 16;
 
     // The rest of an array, element by element, until it ends or an element opens a container (which pushes a frame
     // and may move the frames, so frame is not used after that).
@@ -113,9 +118,12 @@ internal sealed partial class Walker<TOutput>
             }
             else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
-                // Elements that are objects and arrays are each a few scattered objects whose reads wait on memory: the
-                // one two places on is fetched meanwhile (one place on is too late to help, four no better).
-                _reader.ReadAheadElement(container, i + ReadAheadDistance);
+                // An element that is an object or an array is a few objects whose reads wait on memory: the element
+                // ContainerReadAhead places on is fetched meanwhile.
+                if (_reader.TryGetDenseElement(container, i + ContainerReadAhead, out JsValue ahead))
+                {
+                    ReadAhead.Neighbourhood(ahead);
+                }
                 bool opened = OpenPure(value, shape, layout, asElement: true);
                 CountWork();
                 if (opened)

@@ -178,6 +178,11 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
+            if (i + PrimitiveReadAhead < length && _reader.TryGetDenseElement(array, i + PrimitiveReadAhead, out JsValue ahead))
+            {
+                ReadAhead.Line(ahead);
+            }
+
             _output.WriteSeparator(i == 0);
             WritePrimitive(value, type);
             CountWork();
