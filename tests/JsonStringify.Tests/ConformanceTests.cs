@@ -135,6 +135,13 @@ public class ConformanceTests
         { "var a = [1, 2, 3]; Object.defineProperty(a, 1, {get() { a.length = 1; return 'g'; }}); JSON.stringify(a)", "[1,\"g\",null]" },
         { "class A extends Array {} var a = new A(); a.push(1); JSON.stringify(a)", "[1]" },
 
+        // arrays longer than the walk's read-ahead: a hole, a length past the stored elements, a container among
+        // primitives, a hole the prototype fills
+        { "var a = Array.from({length: 40}, (_, i) => i); delete a[30]; JSON.stringify(a)", "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,null,31,32,33,34,35,36,37,38,39]" },
+        { "var a = Array.from({length: 40}, (_, i) => i); a.length = 45; JSON.stringify(a)", "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33,34,35,36,37,38,39,null,null,null,null,null]" },
+        { "var a = Array.from({length: 40}, (_, i) => i % 2 ? 'x' : i); a[35] = {k: [true, null]}; JSON.stringify(a)", "[0,\"x\",2,\"x\",4,\"x\",6,\"x\",8,\"x\",10,\"x\",12,\"x\",14,\"x\",16,\"x\",18,\"x\",20,\"x\",22,\"x\",24,\"x\",26,\"x\",28,\"x\",30,\"x\",32,\"x\",34,{\"k\":[true,null]},36,\"x\",38,\"x\"]" },
+        { "Array.prototype[30] = 'p'; var a = Array.from({length: 40}, (_, i) => i); delete a[30]; var s = JSON.stringify(a); delete Array.prototype[30]; s", "[0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23,24,25,26,27,28,29,\"p\",31,32,33,34,35,36,37,38,39]" },
+
         // toJSON
         { "JSON.stringify({toJSON() { return 42; }})", "42" },
         { "JSON.stringify({a: {toJSON(k) { return 'key:' + k; }}})", "{\"a\":\"key:a\"}" },

@@ -1,5 +1,6 @@
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Runtime.InteropServices;
 using Jint;
 using Jint.Native;
 using Jint.Native.Array;
@@ -291,6 +292,23 @@ internal sealed class ValueReader
     /// <summary>Whether <paramref name="array"/> has no own property named toJSON; asking runs no user code.</summary>
     public bool HasNoOwnToJson(JsArray array) =>
         (_denseArrays && JintInternals.HasOnlyElements(array)) || array.GetOwnProperty(JsonConstants.ToJson) == PropertyDescriptor.Undefined;
+
+    /// <summary>
+    /// The stored elements of a dense array below <paramref name="length"/> (its length, read by the caller), in
+    /// order: a null is a hole, and elements past the span's end are holes too. Reading them runs no user code. Empty
+    /// for a sparse array, and always when dense arrays are off; the caller then reads elements with [[Get]].
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public ReadOnlySpan<JsValue?> DenseElements(JsArray array, uint length)
+    {
+        Debug.Assert(length == array.Length, "the array's length");
+        if (_denseArrays && JintInternals.DenseElements(array) is { } dense)
+        {
+            return MemoryMarshal.CreateReadOnlySpan(ref MemoryMarshal.GetArrayDataReference(dense), (int)Math.Min(length, (uint)dense.Length));
+        }
+
+        return default;
+    }
 
     /// <summary>
     /// An element of a dense array that is present (not a hole): reading it runs no user code. False for holes, for

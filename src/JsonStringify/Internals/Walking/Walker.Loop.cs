@@ -95,7 +95,7 @@ internal sealed partial class Walker<TOutput>
 
     // How many elements ahead OpenPureArray has an element fetched (ReadAhead.Line): a primitive is one small object,
     // read in a few nanoseconds, so the fetch is asked for well ahead.
-    private const uint PrimitiveReadAhead = 16;
+    private const int PrimitiveReadAhead = 16;
 
     // The rest of an array, element by element, until it ends or an element opens a container (which pushes a frame
     // and may move the frames, so frame is not used after that).

@@ -158,16 +158,20 @@ internal sealed partial class Walker<TOutput>
     // a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed. length is the
     // array's, read by OpenPure: reading a JsArray's length runs no code, so it may come before the cycle check.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private bool OpenPureArray(JsArray array, ulong length)
+    private bool OpenPureArray(JsArray array, uint length)
     {
         Debug.Assert(_replacer is null, "a pure walk");
-        Debug.Assert(length == array.Length, "the array's length");
         CheckEnter(array);
         StartArrayOf(length);
-        ulong i = 0;
-        for (; i < length; i++)
+
+        // The elements are read from storage once: until the loop stops, nothing runs but the output and the work
+        // budget, which cannot reach the array, so each [[Get]] would read what the span holds.
+        ReadOnlySpan<JsValue?> elements = _reader.DenseElements(array, length);
+        int i = 0;
+        for (; i < elements.Length; i++)
         {
-            if (!_reader.TryGetDenseElement(array, i, out JsValue value))
+            JsValue? value = elements[i];
+            if (value is null)
             {
                 break;
             }
@@ -178,7 +182,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            if (i + PrimitiveReadAhead < length && _reader.TryGetDenseElement(array, i + PrimitiveReadAhead, out JsValue ahead))
+            if (i + PrimitiveReadAhead < elements.Length && elements[i + PrimitiveReadAhead] is { } ahead)
             {
                 ReadAhead.Line(ahead);
             }
@@ -188,7 +192,7 @@ internal sealed partial class Walker<TOutput>
             CountWork();
         }
 
-        if (i == length)
+        if ((uint)i == length)
         {
             _output.EndArray(empty: false);
             return false;
@@ -198,7 +202,7 @@ internal sealed partial class Walker<TOutput>
         Push(array);
         ref Frame frame = ref _frames[_depth - 1];
         frame.Start(FrameKind.Array, length);
-        frame.Resume(i);
+        frame.Resume((ulong)i);
         return true;
     }
 
