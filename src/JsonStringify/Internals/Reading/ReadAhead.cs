@@ -12,10 +12,10 @@ namespace JsonStringify.Internals;
 internal static class ReadAhead
 {
     /// <summary>
-    /// The eight cache lines from 256 bytes before <paramref name="o"/> to 256 bytes after its start. An object's
+    /// The twelve cache lines from 512 bytes before <paramref name="o"/> to 256 bytes after its start. An object's
     /// parts (its property storage, its elements, their values) are mostly allocated next to it, before it or after it,
-    /// so this window takes in most of what reading it touches: a pair of coordinates with both its numbers, a row
-    /// with the nodes of its property table. Chars of a long string past the window are left to the processor.
+    /// so this window takes in most of what reading a small object touches: a pair of coordinates with both its
+    /// numbers, a row with the nodes of its property table. A wider window (to 1,024 bytes before) measured slower.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static unsafe void Neighbourhood(object o)
@@ -23,6 +23,10 @@ internal static class ReadAhead
         if (Sse.IsSupported)
         {
             byte* at = AddressOf(o);
+            Sse.Prefetch0(at - 512);
+            Sse.Prefetch0(at - 448);
+            Sse.Prefetch0(at - 384);
+            Sse.Prefetch0(at - 320);
             Sse.Prefetch0(at - 256);
             Sse.Prefetch0(at - 192);
             Sse.Prefetch0(at - 128);
