@@ -5,7 +5,8 @@ using JsonStringify.Benchmarks;
 // arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
 // --warmup [names] and --late-shape [first:second,...] measure each side in fresh processes, --alternate [names] both
 // sides taking turns in fresh processes (see WarmupRunner). --memory-phases [name] times a document beside a memory
-// latency control, batch after batch (see MemoryPhaseRunner).
+// latency control, batch after batch (see MemoryPhaseRunner). --cpu-cost [names] prints what UTF-8 and string calls
+// cost the whole process, collections included (see CpuCostRunner).
 // --ab jint|<another JsonStringify.dll> compares best calls side by side in this process (see AbRunner).
 if (WarmupRunner.Handles(args))
 {
@@ -16,6 +17,12 @@ if (WarmupRunner.Handles(args))
 if (MemoryPhaseRunner.Handles(args))
 {
     MemoryPhaseRunner.Run(args);
+    return 0;
+}
+
+if (CpuCostRunner.Handles(args))
+{
+    CpuCostRunner.Run(args);
     return 0;
 }
 
