@@ -124,6 +124,7 @@ internal sealed partial class Walker<TOutput>
                 {
                     ReadAhead.Neighbourhood(ahead);
                 }
+
                 bool opened = OpenPure(value, shape, layout, asElement: true);
                 CountWork();
                 if (opened)
