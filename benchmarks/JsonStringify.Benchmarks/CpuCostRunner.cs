@@ -61,28 +61,23 @@ public static class CpuCostRunner
     {
         using var engine = new Engine();
         JsValue document = Corpus.ParseFile(engine, Corpus.Find(name));
-        var serializer = new JsonSerializer(engine);
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
         var writer = new ArrayBufferWriter<byte>(1 << 24);
-        void Utf8()
-        {
-            writer.ResetWrittenCount();
-            serializer.Serialize(document, JsValue.Undefined, JsValue.Undefined, writer);
-        }
-
-        void Text() => GC.KeepAlive(serializer.SerializeToString(document));
-
+        Func<JsValue, double> utf8Call = WarmupRunner.Caller("ours", "utf8", builtin, ours, writer);
+        Func<JsValue, double> stringCall = WarmupRunner.Caller("ours", "string", builtin, ours, writer);
         for (int i = 0; i < WarmupCalls; i++)
         {
-            Utf8();
-            Text();
+            utf8Call(document);
+            stringCall(document);
         }
 
         var utf8 = new List<Cost>();
         var text = new List<Cost>();
         for (int round = 0; round < Rounds; round++)
         {
-            utf8.Add(Run(Utf8, calls));
-            text.Add(Run(Text, calls));
+            utf8.Add(Run(utf8Call, document, calls));
+            text.Add(Run(stringCall, document, calls));
         }
 
         Console.WriteLine(string.Create(
@@ -92,7 +87,7 @@ public static class CpuCostRunner
 
     // Calls in a row, after a full collection of what came before and a pause in which the runtime's background threads
     // (a collection the other side started, the JIT's) finish, so that each side pays for its own work.
-    private static Cost Run(Action call, int calls)
+    private static Cost Run(Func<JsValue, double> call, JsValue document, int calls)
     {
         GC.Collect();
         GC.WaitForPendingFinalizers();
@@ -104,9 +99,7 @@ public static class CpuCostRunner
         long start = Stopwatch.GetTimestamp();
         for (int i = 0; i < calls; i++)
         {
-            long callStart = Stopwatch.GetTimestamp();
-            call();
-            best = Math.Min(best, Stopwatch.GetElapsedTime(callStart).TotalMicroseconds);
+            best = Math.Min(best, call(document) * 1e6);
         }
 
         double mean = Stopwatch.GetElapsedTime(start).TotalMicroseconds / calls;
