@@ -3,6 +3,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
 
 namespace JsonStringify.Internals;
 
@@ -126,14 +127,33 @@ internal static class NumberFormatter
         Unsafe.WriteUnaligned(ref Unsafe.As<char, byte>(ref destination), digits);
     }
 
-    // Writes the length (its CountDigits) digits of value. A value of more than 32 bits (at most 17 digits: a shortest
-    // significand, or a whole number below 2^53) has its last eight digits split off by one 64-bit division; they and
-    // the rest are then written in 32 bits, as two chains of divisions the processor runs side by side.
+    // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
+    // 2^53). Where SSE2 is there and the buffer has room for seventeen chars, a value of five digits or more is written
+    // as vectors (WriteSixteenDigits), which may write past its digits. Otherwise, a value of more than 32 bits has its
+    // last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits, as two chains
+    // of divisions the processor runs side by side.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
         Debug.Assert(length == CountDigits(value) && length <= buffer.Length, "the buffer holds every digit");
         Debug.Assert(value < 100_000_000_000_000_000, "at most 17 digits");
         ref char destination = ref MemoryMarshal.GetReference(buffer);
+        if (Sse2.IsSupported && length > 4 && buffer.Length > SixteenDigits)
+        {
+            if (length > SixteenDigits)
+            {
+                ulong lead = value / Ten16;
+                destination = (char)('0' + lead);
+                WriteSixteenDigits(value - (lead * Ten16), ref Unsafe.Add(ref destination, 1));
+            }
+            else
+            {
+                // Moved left to sixteen digits: its digits come first, then zeros, which the buffer has room for.
+                WriteSixteenDigits(value * PowersOfTen[SixteenDigits - length], ref destination);
+            }
+
+            return;
+        }
+
         uint leading;
         if (value <= uint.MaxValue)
         {
@@ -155,6 +175,36 @@ internal static class NumberFormatter
         {
             destination = (char)('0' + leading);
         }
+    }
+
+    private const int SixteenDigits = 16;
+
+    private const ulong Ten16 = 10_000_000_000_000_000;
+
+    // The sixteen digits of a value below 10^16, leading zeros included, as two vector stores of eight chars: the value
+    // is cut into four groups of four digits (one 64-bit division, then two 32-bit ones side by side), each group into
+    // two pairs in 16-bit lanes, each pair into its tens and units, all by multiplying: x / 100 is x × 5243 >> 19 and
+    // x / 10 is x × 6554 >> 16, both exact below 10^4. The divisions are three steps deep where pairs from the table
+    // take one chained division per four digits.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void WriteSixteenDigits(ulong value, ref char destination)
+    {
+        Debug.Assert(value < Ten16, "sixteen digits");
+        ulong high = value / 100_000_000;
+        uint front = (uint)high;
+        uint back = (uint)(value - (high * 100_000_000));
+        uint first = front / 10_000;
+        uint third = back / 10_000;
+        ulong groups = first | ((ulong)(front - (first * 10_000)) << 16) | ((ulong)third << 32) | ((ulong)(back - (third * 10_000)) << 48);
+        Vector128<ushort> fours = Vector128.CreateScalar(groups).AsUInt16();
+        Vector128<ushort> hundreds = Sse2.ShiftRightLogical(Sse2.MultiplyHigh(fours, Vector128.Create((ushort)5243)), 3);
+        Vector128<ushort> pairs = Sse2.UnpackLow(hundreds, fours - (hundreds * 100));
+        Vector128<ushort> tens = Sse2.MultiplyHigh(pairs, Vector128.Create((ushort)6554));
+        Vector128<ushort> units = pairs - (tens * 10);
+        Vector128<ushort> zero = Vector128.Create((ushort)'0');
+        ref ushort target = ref Unsafe.As<char, ushort>(ref destination);
+        (Sse2.UnpackLow(tens, units) + zero).StoreUnsafe(ref target);
+        (Sse2.UnpackHigh(tens, units) + zero).StoreUnsafe(ref target, (nuint)Vector128<ushort>.Count);
     }
 
     // The eight digits of a value below 10^8, leading zeros included, from destination on: two groups of four, each
