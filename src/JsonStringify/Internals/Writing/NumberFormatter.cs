@@ -338,8 +338,9 @@ internal static class NumberFormatter
 
         if (0 < point && point <= MaxPlainExponent)
         {
-            // dd.dddd: the digits, then those after the point (fewer than 17) moved one place right as two vectors of
-            // eight chars, both read before either is written, and the point in the gap.
+            // dd.dddd: put together in registers where the digits are vectors; otherwise the digits, then those after
+            // the point (fewer than 17) moved one place right as two vectors of eight chars, both read before either is
+            // written, and the point in the gap.
             if (UsesDigitVectors(k))
             {
                 return w + WriteWithPoint(significand, k, point, ref Unsafe.Add(ref first, w));
