@@ -150,9 +150,35 @@ internal sealed partial class JsonWriter
         _depth = 0;
     }
 
-    public void WriteNull() => WriteAscii("null");
+    // null, true and false as one store of eight chars each: the token, then chars past it that the next write
+    // overwrites.
+    public void WriteNull() => WriteToken(NullToken, 4);
 
-    public void WriteBoolean(bool value) => WriteAscii(value ? "true" : "false");
+    public void WriteBoolean(bool value)
+    {
+        if (value)
+        {
+            WriteToken(TrueToken, 4);
+        }
+        else
+        {
+            WriteToken(FalseToken, 5);
+        }
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private void WriteToken(Vector128<ushort> token, int length)
+    {
+        // CopyTo checks the room, which Reserve makes at least eight chars.
+        token.CopyTo(MemoryMarshal.Cast<char, ushort>(Reserve(Vector128<ushort>.Count)));
+        _pos += length;
+    }
+
+    private static Vector128<ushort> NullToken => Vector128.Create('n', 'u', 'l', 'l', 0, 0, 0, 0);
+
+    private static Vector128<ushort> TrueToken => Vector128.Create('t', 'r', 'u', 'e', 0, 0, 0, 0);
+
+    private static Vector128<ushort> FalseToken => Vector128.Create('f', 'a', 'l', 's', 'e', 0, 0, 0);
 
     public void WriteRaw(string text) => WriteText(text);
 
