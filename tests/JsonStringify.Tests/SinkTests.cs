@@ -92,19 +92,19 @@ public class SinkTests
         }
     }
 
-    // null, true and false are each one store of eight chars into the writer's 4,096-char buffer, which asks for room
-    // for eight: a run of 400 of each after a string of 0 to 15 chars, so that each of them lands on every place near
-    // the buffer's end (a null, a true and a false with their commas take 16 chars), compact and with space 2, through
-    // every sink.
+    // null, true, false, [] and {} are each one store of eight chars into the writer's 4,096-char buffer, which asks
+    // for room for eight: a run of 300 of each after a string of 0 to 21 chars, so that each of them lands on every
+    // place near the buffer's end (the five with their commas take 22 chars), compact and with space 2, through every
+    // sink.
     [Theory]
     [MemberData(nameof(Sinks))]
     public void TokensAreWrittenAtEveryOffsetNearTheEndOfTheWritersBuffer(Sink sink)
     {
         using Engine engine = EngineWith(sink);
-        for (int shift = 0; shift < 16; shift++)
+        for (int shift = 0; shift < 22; shift++)
         {
-            string[] items = ['"' + new string('x', shift) + '"', .. Enumerable.Repeat<string[]>(["null", "true", "false"], 400).SelectMany(t => t)];
-            string script = $"var a = ['x'.repeat({shift})]; for (let i = 0; i < 400; i++) {{ a.push(null, true, false); }}";
+            string[] items = ['"' + new string('x', shift) + '"', .. Enumerable.Repeat<string[]>(["null", "true", "false", "[]", "{}"], 300).SelectMany(t => t)];
+            string script = $"var a = ['x'.repeat({shift})]; for (let i = 0; i < 300; i++) {{ a.push(null, true, false, [], {{}}); }}";
             Assert.Equal("[" + string.Join(',', items) + "]", Js.Run(engine, script + " JSON.stringify(a)"));
             Assert.Equal("[\n  " + string.Join(",\n  ", items) + "\n]", Js.Run(engine, script + " JSON.stringify(a, null, 2)"));
         }

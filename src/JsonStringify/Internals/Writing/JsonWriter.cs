@@ -150,7 +150,7 @@ internal sealed partial class JsonWriter
         _depth = 0;
     }
 
-    // null, true and false as one store of eight chars each: the token, then chars past it that the next write
+    // null, true, false, [] and {} as one store of eight chars each: the token, then chars past it that the next write
     // overwrites.
     public void WriteNull() => WriteToken(NullToken, 4);
 
@@ -180,6 +180,10 @@ internal sealed partial class JsonWriter
 
     private static Vector128<ushort> FalseToken => Vector128.Create('f', 'a', 'l', 's', 'e', 0, 0, 0);
 
+    private static Vector128<ushort> EmptyArrayToken => Vector128.Create('[', ']', 0, 0, 0, 0, 0, 0);
+
+    private static Vector128<ushort> EmptyObjectToken => Vector128.Create('{', '}', 0, 0, 0, 0, 0, 0);
+
     public void WriteRaw(string text) => WriteText(text);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -205,7 +209,7 @@ internal sealed partial class JsonWriter
     {
         if (!double.IsFinite(value))
         {
-            WriteAscii("null");
+            WriteNull();
             return;
         }
 
@@ -356,9 +360,9 @@ internal sealed partial class JsonWriter
         WriteChar('}');
     }
 
-    public void WriteEmptyArray() => WriteAscii("[]");
+    public void WriteEmptyArray() => WriteToken(EmptyArrayToken, 2);
 
-    public void WriteEmptyObject() => WriteAscii("{}");
+    public void WriteEmptyObject() => WriteToken(EmptyObjectToken, 2);
 
     public void StartArray()
     {
