@@ -92,8 +92,9 @@ public class NumberFormattingTests
         { 123456789012345680000d, "123456789012345680000" },
         { 1.2345678901234567e21, "1.2345678901234568e+21" },
 
-        // dd.ddd with the point after the first to the sixteenth digit, for significands of five to seventeen digits
-        // (written as vectors where the processor has them; expected text from V8).
+        // Significands of six to seventeen digits, written as vectors where the processor has them: dd.ddd with the
+        // point after the first, fifth, seventh, eighth and fourteenth to sixteenth digit, and 0.ddd (expected text
+        // from V8).
         { 1234567890123456.8, "1234567890123456.8" },
         { -1234567890123456.8, "-1234567890123456.8" },
         { 4503599627370495.5, "4503599627370495.5" },
