@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Globalization;
 using Jint;
@@ -61,16 +60,7 @@ public static class CpuCostRunner
     {
         using var engine = new Engine();
         JsValue document = Corpus.ParseFile(engine, Corpus.Find(name));
-        var builtin = new Jint.Native.Json.JsonSerializer(engine);
-        var ours = new JsonSerializer(engine);
-        var writer = new ArrayBufferWriter<byte>(1 << 24);
-        Func<JsValue, double> utf8Call = WarmupRunner.Caller("ours", "utf8", builtin, ours, writer);
-        Func<JsValue, double> stringCall = WarmupRunner.Caller("ours", "string", builtin, ours, writer);
-        for (int i = 0; i < WarmupCalls; i++)
-        {
-            utf8Call(document);
-            stringCall(document);
-        }
+        (Func<JsValue, double> utf8Call, Func<JsValue, double> stringCall) = WarmupRunner.WarmOurOutputs(engine, document, WarmupCalls);
 
         var utf8 = new List<Cost>();
         var text = new List<Cost>();

@@ -1,4 +1,3 @@
-using System.Buffers;
 using System.Diagnostics;
 using System.Globalization;
 using Jint;
@@ -42,17 +41,8 @@ public static class MemoryPhaseRunner
 
         using var engine = new Engine();
         JsValue document = Corpus.ParseFile(engine, Corpus.Find(name));
-        var builtin = new Jint.Native.Json.JsonSerializer(engine);
-        var ours = new JsonSerializer(engine);
-        var writer = new ArrayBufferWriter<byte>(1 << 24);
-        Func<JsValue, double> utf8Call = WarmupRunner.Caller("ours", "utf8", builtin, ours, writer);
-        Func<JsValue, double> stringCall = WarmupRunner.Caller("ours", "string", builtin, ours, writer);
         int[] chase = CreateChase();
-        for (int i = 0; i < WarmupCalls; i++)
-        {
-            utf8Call(document);
-            stringCall(document);
-        }
+        (Func<JsValue, double> utf8Call, Func<JsValue, double> stringCall) = WarmupRunner.WarmOurOutputs(engine, document, WarmupCalls);
 
         Console.WriteLine($"Memory phases: {name}, {batches} batches of {CallsPerBatch} calls each, .NET {Environment.Version}, {Environment.ProcessorCount} cores. Best and median per batch, µs.");
         Console.WriteLine();

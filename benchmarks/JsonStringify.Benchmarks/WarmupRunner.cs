@@ -334,6 +334,26 @@ public static class WarmupRunner
         Console.WriteLine(results.ToString().TrimEnd());
     }
 
+    /// <summary>
+    /// Our two outputs of <paramref name="document"/>, each a timed call as <see cref="Caller"/> makes it (UTF-8 into a
+    /// writer of their own, reused), both called <paramref name="warmupCalls"/> times in turn before they are returned.
+    /// </summary>
+    internal static (Func<JsValue, double> Utf8, Func<JsValue, double> Text) WarmOurOutputs(Engine engine, JsValue document, int warmupCalls)
+    {
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        var writer = new ArrayBufferWriter<byte>(1 << 24);
+        Func<JsValue, double> utf8 = Caller("ours", "utf8", builtin, ours, writer);
+        Func<JsValue, double> text = Caller("ours", "string", builtin, ours, writer);
+        for (int i = 0; i < warmupCalls; i++)
+        {
+            utf8(document);
+            text(document);
+        }
+
+        return (utf8, text);
+    }
+
     /// <summary>One timed call of a side ("jint" or "ours"), in seconds: UTF-8 into the reused writer, or the string result.</summary>
     internal static Func<JsValue, double> Caller(
         string side, string output, Jint.Native.Json.JsonSerializer builtin, JsonSerializer ours, ArrayBufferWriter<byte> writer) =>
