@@ -107,6 +107,24 @@ public class NumberFormattingTests
         { 1.2345678901234567, "1.2345678901234567" },
         { -9.876543210987654, "-9.876543210987654" },
         { 0.12345678901234568, "0.12345678901234568" },
+
+        // Decimals of four to seven places, the seven-place check's (map and texture coordinates): up to fifteen
+        // digits, below 10^-6 in e-notation, and one-place decimals whose thousandfold is not a whole double, where
+        // that check finds six trailing zeros to drop (expected text from V8).
+        { 4.8907075, "4.8907075" },
+        { -122.4194155, "-122.4194155" },
+        { 45.7012391, "45.7012391" },
+        { 0.810421, "0.810421" },
+        { -0.0001234, "-0.0001234" },
+        { 1.0000001, "1.0000001" },
+        { 12345678.1234567, "12345678.1234567" },
+        { 99999999.1234567, "99999999.1234567" },
+        { 0.0000009, "9e-7" },
+        { 64.9, "64.9" },
+        { 516.7, "516.7" },
+        { 8253.3, "8253.3" },
+        { -131148.2, "-131148.2" },
+        { 68343909.1, "68343909.1" },
     };
 
     [Theory]

@@ -316,7 +316,7 @@ internal static class NumberFormatter
             Throw.DestinationTooShort(nameof(buffer));
         }
 
-        (ulong significand, int exponent) = TryThousandths(Math.Abs(value), out ulong n, out int e)
+        (ulong significand, int exponent) = TryShortDecimal(Math.Abs(value), out ulong n, out int e)
             ? (n, e)
             : ShortestDecimal.Compute(Math.Abs(value));
 
@@ -387,17 +387,19 @@ internal static class NumberFormatter
     // "0.000000" as eight UTF-16 code units: the front of a number between 10^-6 and 1.
     private static ReadOnlySpan<ushort> ZeroPointZeros => ['0', '.', '0', '0', '0', '0', '0', '0'];
 
-    // Prices, measurements and table data are mostly decimals of one to three places. When n / 1000 rounds to the
-    // value for an integer n below 10^15, the decimal n × 10^-3 is the answer: no other decimal of 15 significant
-    // digits or fewer rounds to the same double, so it is the shortest, and the only one of its length. A multiply,
-    // a floor and a division decide it, faster than ShortestDecimal on such numbers; everything else goes to
-    // ShortestDecimal.
-    private static bool TryThousandths(double magnitude, out ulong digits, out int exponent)
+    // A decimal of a few places and at most fifteen significant digits, recognised without ShortestDecimal: prices,
+    // measurements and table data have one to three places, map coordinates six or seven (OpenStreetMap's), texture
+    // coordinates six. When n / 10^p rounds to the value for an integer n below 10^15, the decimal n × 10^-p is the
+    // answer: no other decimal of fifteen significant digits or fewer rounds to the same double (they are more than an
+    // ulp apart), so, with its trailing zeros dropped, it is the shortest, and the only one of its length. n and 10^p
+    // are exact doubles and the division is rounded once, so the check is exact. Three places are tried first, then
+    // seven: a multiply, a floor and a division decide each, faster than ShortestDecimal on such numbers (and the
+    // zeros seven places leave a price cost more than the first try); everything else goes to ShortestDecimal.
+    private static bool TryShortDecimal(double magnitude, out ulong digits, out int exponent)
     {
-        double scaled = magnitude * 1000;
-        if (scaled >= 1 && scaled < 1e15 && Math.Floor(scaled) == scaled && scaled / 1000 == magnitude)
+        if (IsWholeOnceScaled(magnitude, 1e3, 1e15, out digits))
         {
-            digits = (ulong)scaled;
+            // A value that is not a whole number (those are written before) has at most two trailing zeros here.
             exponent = -3;
             while (digits % 10 == 0)
             {
@@ -408,8 +410,38 @@ internal static class NumberFormatter
             return true;
         }
 
-        digits = 0;
+        if (IsWholeOnceScaled(magnitude, 1e7, 1e15, out digits))
+        {
+            // At most six trailing zeros: four, two, then one are dropped while there are that many.
+            exponent = -7;
+            DropTrailingZeros(ref digits, ref exponent, 10_000, 4);
+            DropTrailingZeros(ref digits, ref exponent, 100, 2);
+            DropTrailingZeros(ref digits, ref exponent, 10, 1);
+            Debug.Assert(digits % 10 != 0, "every trailing zero dropped");
+            return true;
+        }
+
         exponent = 0;
         return false;
+    }
+
+    // Whether magnitude × scale is a whole number n below limit (at most 2^53) and n / scale rounds back to magnitude.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsWholeOnceScaled(double magnitude, double scale, double limit, out ulong n)
+    {
+        double scaled = magnitude * scale;
+        n = (ulong)scaled;
+        return scaled >= 1 && scaled < limit && Math.Floor(scaled) == scaled && scaled / scale == magnitude;
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void DropTrailingZeros(ref ulong digits, ref int exponent, uint power, int zeros)
+    {
+        ulong quotient = digits / power;
+        if (quotient * power == digits)
+        {
+            digits = quotient;
+            exponent += zeros;
+        }
     }
 }
