@@ -397,22 +397,20 @@ internal static class NumberFormatter
     // zeros seven places leave a price cost more than the first try); everything else goes to ShortestDecimal.
     private static bool TryShortDecimal(double magnitude, out ulong digits, out int exponent)
     {
-        if (IsWholeOnceScaled(magnitude, 1e3, 1e15, out digits))
+        if (IsWholeOnceScaled(magnitude, 1e3, out digits))
         {
-            // A value that is not a whole number (those are written before) has at most two trailing zeros here.
+            // A value that is not a whole number (those are written before) has at most two trailing zeros here: two,
+            // then one are dropped while there are that many.
             exponent = -3;
-            while (digits % 10 == 0)
-            {
-                digits /= 10;
-                exponent++;
-            }
-
+            DropTrailingZeros(ref digits, ref exponent, 100, 2);
+            DropTrailingZeros(ref digits, ref exponent, 10, 1);
+            Debug.Assert(digits % 10 != 0, "every trailing zero dropped");
             return true;
         }
 
-        if (IsWholeOnceScaled(magnitude, 1e7, 1e15, out digits))
+        if (IsWholeOnceScaled(magnitude, 1e7, out digits))
         {
-            // At most six trailing zeros: four, two, then one are dropped while there are that many.
+            // At most six: four, two, then one.
             exponent = -7;
             DropTrailingZeros(ref digits, ref exponent, 10_000, 4);
             DropTrailingZeros(ref digits, ref exponent, 100, 2);
@@ -425,13 +423,14 @@ internal static class NumberFormatter
         return false;
     }
 
-    // Whether magnitude × scale is a whole number n below limit (at most 2^53) and n / scale rounds back to magnitude.
+    // Whether magnitude × scale is a whole number n below 10^15 (fifteen digits at most) and n / scale rounds back to
+    // magnitude.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool IsWholeOnceScaled(double magnitude, double scale, double limit, out ulong n)
+    private static bool IsWholeOnceScaled(double magnitude, double scale, out ulong n)
     {
         double scaled = magnitude * scale;
         n = (ulong)scaled;
-        return scaled >= 1 && scaled < limit && Math.Floor(scaled) == scaled && scaled / scale == magnitude;
+        return scaled >= 1 && scaled < 1e15 && Math.Floor(scaled) == scaled && scaled / scale == magnitude;
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
