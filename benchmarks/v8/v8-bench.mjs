@@ -180,13 +180,15 @@ async function serve() {
   const answer = (text) => process.stdout.write(text + '\n');
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
     const [command, ...rest] = line.trim().split(/\s+/);
-    if (command === 'load' && rest.length === 3 && documents.includes(rest[0])) {
+    const space = Number(rest[1]);
+    if (command === 'load' && rest.length === 3 && documents.includes(rest[0]) && Number.isInteger(space) && space >= 0
+      && space <= 10 && (rest[2] === 'utf8' || rest[2] === 'string')) {
       const doc = JSON.parse(read(rest[0] + '.json'));
-      const space = Number(rest[1]);
       fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
       const text = fn();
       answer(String(rest[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
-    } else if (command === 'run' && rest.length === 2 && Number(rest[0]) > 0 && fn !== null) {
+    } else if (command === 'run' && rest.length === 2 && Number(rest[0]) > 0 && (rest[1] === 'timed' || rest[1] === 'untimed')
+      && fn !== null) {
       const timed = rest[1] === 'timed';
       const best = timeCalls(fn, BigInt(Math.round(Number(rest[0]) * 1e9)), timed);
       answer(String(timed ? best : 0));
