@@ -155,6 +155,12 @@ function bestCall(fn, seconds) {
   return timeCalls(fn, ns, true);
 }
 
+// A call of JSON.stringify on the document, parsed once, with the given indentation.
+function stringifier(name, space) {
+  const doc = JSON.parse(read(name + '.json'));
+  return space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
+}
+
 function runDocuments(names, space, seconds, jsonFile) {
   console.log(`Best call per document, µs: ${seconds} s timed per document, space ${space}.`);
   console.log('');
@@ -162,8 +168,7 @@ function runDocuments(names, space, seconds, jsonFile) {
   console.log('| --- | ---: | ---: |');
   const best = {};
   for (const name of names) {
-    const doc = JSON.parse(read(name + '.json'));
-    const fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
+    const fn = stringifier(name, space);
     const bytes = Buffer.byteLength(fn(), 'utf8');
     const micros = bestCall(fn, seconds) / 1e3;
     best[name] = micros;
@@ -183,8 +188,7 @@ async function serve() {
     const space = Number(rest[1]);
     if (command === 'load' && rest.length === 3 && documents.includes(rest[0]) && Number.isInteger(space) && space >= 0
       && space <= 10 && (rest[2] === 'utf8' || rest[2] === 'string')) {
-      const doc = JSON.parse(read(rest[0] + '.json'));
-      fn = space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
+      fn = stringifier(rest[0], space);
       const text = fn();
       answer(String(rest[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
     } else if (command === 'run' && rest.length === 2 && Number(rest[0]) > 0 && (rest[1] === 'timed' || rest[1] === 'untimed')
