@@ -3,6 +3,7 @@ using System.Diagnostics;
 using System.Globalization;
 using System.Reflection;
 using System.Reflection.PortableExecutable;
+using System.Runtime;
 using System.Text;
 using Jint;
 using Jint.Native;
@@ -18,7 +19,9 @@ namespace JsonStringify.Benchmarks;
 /// <c>--string</c> the string result.
 /// <list type="bullet">
 /// <item><c>--warmup [names]</c>: per document, the first call, the best of the first 200 calls, and the steady state
-/// (the best of 300 calls made after the process has served the document for 3 s).</item>
+/// (the best of 300 calls made after the process has served the document for 3 s), and what the runtime compiled
+/// from the end of the first call to the end of the steady state (<see cref="System.Runtime.JitInfo"/>: the time spent
+/// compiling, on every thread, and the number of methods compiled): the tiering work a side's calls wait for.</item>
 /// <item><c>--late-shape [first:second,...]</c>: serves the first document for 3 s, then the second; of the second, the
 /// first call, the best of calls 300–315 (counting from 0), the best of each block of 100 of its first 1,000 calls,
 /// and its steady state (the best of 300 calls after 3 s more).</item>
@@ -98,8 +101,8 @@ public static class WarmupRunner
         }
         else
         {
-            Console.WriteLine("| document | side | first call | best of first 200 | steady state | first 200 ÷ steady | within 1.5× | ÷ Jint's steady state (steady; first 200) |");
-            Console.WriteLine("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+            Console.WriteLine("| document | side | first call | best of first 200 | steady state | first 200 ÷ steady | within 1.5× | ÷ Jint's steady state (steady; first 200) | compiled after the first call: ms, methods |");
+            Console.WriteLine("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
         }
 
         foreach (string scenario in scenarios)
@@ -229,7 +232,7 @@ public static class WarmupRunner
                 : $"{Statistics.Median(runs.Select(r => r["steady"])) / jintSteady:F2}; {Statistics.Median(runs.Select(r => r["early"])) / jintSteady:F2}";
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {document} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "early")} | {Spread(runs, "steady")} | {Statistics.Median(early):F2} ({early.Min():F2}–{early.Max():F2}) | {early.Count(r => r <= 1.5)}/{runs.Count} | {versusJint} |"));
+                $"| {document} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "early")} | {Spread(runs, "steady")} | {Statistics.Median(early):F2} ({early.Min():F2}–{early.Max():F2}) | {early.Count(r => r <= 1.5)}/{runs.Count} | {versusJint} | {Spread(runs, "jitMs")}, {Statistics.Median(runs.Select(r => r["jitMethods"])):F0} |"));
         }
     }
 
@@ -265,6 +268,7 @@ public static class WarmupRunner
         var ours = new JsonSerializer(engine);
         var results = new StringBuilder();
         void Report(string key, double seconds) => results.Append(CultureInfo.InvariantCulture, $"{key}={seconds * 1e6:F2} ");
+        void ReportValue(string key, double value) => results.Append(CultureInfo.InvariantCulture, $"{key}={value:F2} ");
 
         if (mode == "alternate")
         {
@@ -291,9 +295,13 @@ public static class WarmupRunner
 
         Func<JsValue, double> call = Caller(side, output, builtin, ours, writer);
         var clock = Stopwatch.StartNew();
+        TimeSpan compilingBefore = default;
+        long compiledBefore = 0;
         if (mode == "warmup")
         {
             double first = call(documents[0]);
+            compilingBefore = JitInfo.GetCompilationTime();
+            compiledBefore = JitInfo.GetCompiledMethodCount();
             double early = first;
             for (int i = 1; i < EarlyCalls; i++)
             {
@@ -331,6 +339,12 @@ public static class WarmupRunner
         }
 
         Report("steady", steady);
+        if (mode == "warmup")
+        {
+            ReportValue("jitMs", (JitInfo.GetCompilationTime() - compilingBefore).TotalMilliseconds);
+            ReportValue("jitMethods", JitInfo.GetCompiledMethodCount() - compiledBefore);
+        }
+
         Console.WriteLine(results.ToString().TrimEnd());
     }
 
