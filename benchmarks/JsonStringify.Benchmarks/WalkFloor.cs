@@ -13,7 +13,7 @@ namespace JsonStringify.Benchmarks;
 /// </summary>
 internal static class WalkFloor
 {
-    /// <summary>A side for <c>--ab</c>: one walk of the value per call; returns how many chars the text would have.</summary>
+    /// <summary>A side for <c>--ab</c>: one walk of the value per call; returns what the output counted.</summary>
     public static Func<JsValue, long> Side(Engine engine)
     {
         var owner = new JsonSerializer(engine);
@@ -27,7 +27,8 @@ internal static class WalkFloor
             Walker<CountingOutput> walker = WalkerPool.Rent<CountingOutput>();
             try
             {
-                walker.Start(owner, replacer: null, propertyList: null, gap: string.Empty, maxLength: long.MaxValue, JsonConstants.DefaultMaxDepth);
+                walker.Start(
+                    owner, replacer: null, propertyList: null, gap: string.Empty, maxLength: long.MaxValue, JsonConstants.DefaultMaxDepth);
                 return walker.SerializeRoot(value) ? walker.Output.Length : 0;
             }
             finally
@@ -38,7 +39,7 @@ internal static class WalkFloor
         };
     }
 
-    // An output that adds up the length compact JSON text of what it is handed would have, for numbers one char each.
+    // An output that adds up how long the compact text of what it is handed would be, counting each number as one char.
     private readonly struct CountingOutput : IJsonOutput<CountingOutput>
     {
         private readonly Counts _counts;
