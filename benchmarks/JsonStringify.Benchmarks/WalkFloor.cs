@@ -7,7 +7,8 @@ namespace JsonStringify.Benchmarks;
 /// <summary>
 /// The walk of this build's fast path with nothing written (<c>--ab ... --walk-floor</c>): the same walker, reader and
 /// decisions as a real call, handed to an output that only counts what it is given, the way the text output would see
-/// it. No number is formatted and no string's chars are read or copied; a string is touched only for its length. What
+/// it. No number is formatted and no string's chars are read or copied; a string is touched only for its length. The
+/// entry's work once per call (the engine gate, the constraints) is left out as well. What
 /// such a call costs is what the walk and Jint's data take before any text is made: the least time a call can take
 /// while reading Jint's objects as the fast path reads them.
 /// </summary>
