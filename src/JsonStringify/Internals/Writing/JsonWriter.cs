@@ -264,9 +264,10 @@ internal sealed partial class JsonWriter
             Span<char> room = Reserve(StringEscaper.MaxShortLength + 4);
             int at = first ? 0 : 1;
             room[0] = ',';
-            if (TryQuoteInline(name, room[at..]))
+            Span<char> quoted = AfterSeparator(room, at);
+            if (TryQuoteInline(name, quoted))
             {
-                room[at + name.Length + 2] = ':';
+                quoted[name.Length + 2] = ':';
                 _pos += at + name.Length + 3;
                 return;
             }
@@ -318,7 +319,7 @@ internal sealed partial class JsonWriter
             Span<char> destination = Reserve(MaxInlineCopy + 1);
             int at = first ? 0 : 1;
             destination[0] = ',';
-            CopyShort(quotedWithColon, destination[at..]);
+            CopyShort(quotedWithColon, AfterSeparator(destination, at));
             _pos += at + quotedWithColon.Length;
             return;
         }
@@ -453,17 +454,21 @@ internal sealed partial class JsonWriter
         WriteChar(']');
     }
 
-    // Room for count chars (at most BufferLength) at _pos, flushing first if needed.
+    // Room for count chars (at most BufferLength) at _pos, flushing first if needed: a span of exactly count chars.
+    // Made from the buffer's reference without the range check of AsSpan, which the check before it makes true; its
+    // length a constant at most callers, so that the JIT drops their own checks on it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<char> Reserve(int count)
     {
-        Debug.Assert(count <= BufferLength, "every buffer the writer is in holds at least BufferLength chars");
+        Debug.Assert((uint)count <= BufferLength, "every buffer the writer is in holds at least BufferLength chars");
         if (_pos + count > _buffer.Length)
         {
             Flush();
         }
 
-        return _buffer.AsSpan(_pos);
+        char[] buffer = _buffer;
+        Debug.Assert((uint)_pos <= (uint)buffer.Length && count <= buffer.Length - _pos, "the room is within the buffer");
+        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buffer), _pos), count);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -482,6 +487,16 @@ internal sealed partial class JsonWriter
     {
         token.CopyTo(Reserve(token.Length));
         _pos += token.Length;
+    }
+
+    // The room after a comma that room starts with, from its first char (at 0, the comma is written over) or its
+    // second (at 1): one char shorter than room whatever at is. Made without the range check of slicing at a start
+    // that the JIT cannot bound, so that the callee's checks on the length fold away.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Span<char> AfterSeparator(Span<char> room, int at)
+    {
+        Debug.Assert(at is 0 or 1 && room.Length >= 1, "a comma is one char");
+        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetReference(room), at), room.Length - 1);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
