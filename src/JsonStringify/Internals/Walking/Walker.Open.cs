@@ -335,8 +335,9 @@ internal sealed partial class Walker<TOutput>
     {
         string[] names = QuotedNames(layout);
         JsValue[] keys = layout.Keys;
+        Debug.Assert(names.Length == keys.Length, "a quoted name for every key");
         int i = 0;
-        for (; i < keys.Length; i++)
+        for (; i < names.Length; i++)
         {
             if (!ValueReader.HasShape(o, shape) || ValueReader.TryGetSlot(o, i) is not { } value)
             {
@@ -349,7 +350,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            _output.WriteQuotedPropertyName(names[i], PlainName(keys[i]), i == 0);
+            _output.WriteQuotedPropertyName(names[i], PlainName(keys, i), i == 0);
             WritePrimitive(value, type);
             CountWork();
         }

@@ -155,6 +155,10 @@ internal sealed partial class Walker<TOutput> : IWalker
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static string? PlainName(JsValue key) => TOutput.NeedsPlainNames ? key.ToString() : null;
 
+    // PlainName of keys[i], with the element read (and its index checked) only for an output that needs it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static string? PlainName(JsValue[] keys, int i) => TOutput.NeedsPlainNames ? keys[i].ToString() : null;
+
     // Where the walk is in one open container. Frames are reused in place: Start resets one for a new container, and
     // each kind sets the fields it reads. The class remembered for children stays valid from one container to the next.
     private struct Frame
