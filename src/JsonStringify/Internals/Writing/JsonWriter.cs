@@ -435,7 +435,7 @@ internal sealed partial class JsonWriter
         Span<char> room = Reserve(1 + MaxInlineLine + roomAfter);
         room[0] = ',';
         int at = first ? 0 : 1;
-        CopyMedium(_newLine.AsSpan(0, length), room[at..]);
+        CopyMedium(_newLine.AsSpan(0, length), AfterSeparator(room, at));
         at += length;
         _pos += at;
         rest = room[at..];
