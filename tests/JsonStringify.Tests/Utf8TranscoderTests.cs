@@ -12,12 +12,15 @@ namespace JsonStringify.Tests;
 /// </summary>
 public class Utf8TranscoderTests
 {
-    // Chars of each width the transcoder treats apart: ASCII, two-byte (Latin-1, Cyrillic, the last two-byte char),
-    // three-byte, the halves of a pair, and the edges between them.
+    // Chars of each width the transcoder treats apart: ASCII (NUL, the one char without a set bit, among them), two-byte
+    // (Latin-1, Cyrillic, the last two-byte char), three-byte, the halves of a pair, and the edges between them.
     private static readonly char[] s_alphabet =
     [
-        'a', ' ', '"', '\u007F', '\u0080', '\u00E9', '\u0416', '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',
+        'a', ' ', '"', '\0', '\u007F', '\u0080', '\u00E9', '\u0416', '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',
     ];
+
+    // How many of the alphabet's first chars are below U+0800.
+    private const int BelowU0800 = 9;
 
     public static TheoryData<int> Seeds => [.. Enumerable.Range(0, 16)];
 
@@ -46,20 +49,36 @@ public class Utf8TranscoderTests
         }
     }
 
+    public static TheoryData<int, int> SeedsAndWidths
+    {
+        get
+        {
+            var data = new TheoryData<int, int>();
+            foreach (int seed in Enumerable.Range(0, 16))
+            {
+                data.Add(seed, s_alphabet.Length);
+                data.Add(seed, BelowU0800);
+            }
+
+            return data;
+        }
+    }
+
     [Theory]
-    [MemberData(nameof(Seeds))]
-    public void MatchesTheRuntimeTranscoderOnWellFormedPairs(int seed)
+    [MemberData(nameof(SeedsAndWidths))]
+    public void MatchesTheRuntimeTranscoderOnWellFormedPairs(int seed, int widths)
     {
         // Surrogates only in pairs, so that whole blocks of them are encoded at once: pairs at every lane of a block,
-        // across its two halves and across two blocks, among chars of every other width; then the same text with one
-        // surrogate dropped or doubled, which makes it unpaired.
+        // across its two halves and across two blocks, among chars of every other width or among chars below U+0800
+        // only (which a block holds in one vector); then the same text with one surrogate dropped or doubled, which
+        // makes it unpaired.
         var random = new Random(seed);
         for (int length = 0; length <= 140; length++)
         {
             var text = new List<char>(length + 1);
             while (text.Count < length)
             {
-                char c = s_alphabet[random.Next(s_alphabet.Length)];
+                char c = s_alphabet[random.Next(widths)];
                 if (char.IsSurrogate(c) || random.Next(3) == 0)
                 {
                     text.Add((char)('\uD800' + random.Next(0x400)));
@@ -101,13 +120,17 @@ public class Utf8TranscoderTests
     [InlineData("\uDBFF\uDFFF")] // U+10FFFF, the last code point
     public void APairAtEveryLaneOfABlockIsFourBytes(string pair)
     {
-        for (int lane = 0; lane < 70; lane++)
+        // Among two-byte and three-byte chars, and among ASCII and two-byte chars only.
+        foreach ((char before, char after) in new[] { ('\u0416', '\u3042'), ('a', '\u0416') })
         {
-            string text = new string('\u0416', lane) + pair + new string('\u3042', 70 - lane);
-            AssertSame(text.ToCharArray(), text.Length * 3);
-            byte[] destination = new byte[text.Length * 3];
-            Utf8Transcoder.FromUtf16(text, destination, out _, out int written);
-            Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
+            for (int lane = 0; lane < 70; lane++)
+            {
+                string text = new string(before, lane) + pair + new string(after, 70 - lane);
+                AssertSame(text.ToCharArray(), text.Length * 3);
+                byte[] destination = new byte[text.Length * 3];
+                Utf8Transcoder.FromUtf16(text, destination, out _, out int written);
+                Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
+            }
         }
     }
 

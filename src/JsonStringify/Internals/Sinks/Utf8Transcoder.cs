@@ -15,10 +15,11 @@ namespace JsonStringify.Internals;
 /// to come. Runs of ASCII go through the runtime's narrowing (<see cref="Ascii.FromUtf16"/>). From a char that is not
 /// ASCII on, the text goes in blocks of <see cref="BlockLength"/> chars, each encoded at once with a compress
 /// instruction (AVX-512 VBMI2): every char's bytes are laid out in a lane of their own, and the compress packs the
-/// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic) in one vector, one of
-/// three-byte chars (CJK, most symbols) or surrogate pairs (emoji) in two. A block with a surrogate that is not half of
-/// a pair in it, the few chars at the end, and all of the text where that instruction is missing go through
-/// <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the narrowing takes over again.
+/// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic), with or without surrogate
+/// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two. A block with a surrogate that is
+/// not half of a pair in it, the few chars at the end, and all of the text where those instructions (and AVX-512 CD's
+/// leading-zero count) are missing go through <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the
+/// narrowing takes over again.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -45,6 +46,51 @@ internal static class Utf8Transcoder
             (ushort)1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 31);
     }
 
+    // For a block's lanes, the lane before each (the first lane's own for itself): the predecessor of every char.
+    private static Vector512<ushort> PreviousLane
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(
+            (ushort)0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
+    }
+
+    // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the tables' entry that keeps no byte.
+    private const uint LowSurrogateMark = 0x4000_0000;
+
+    // EncodeHalf's tables, indexed by a lane's leading zeros (the low five bits: NUL's 32 reads entry 0): the bytes
+    // kept (the last one for ASCII, two from U+0080, three from U+0800, four from U+10000, none for a low surrogate's
+    // lane) and the markers (the lead byte's 110, 1110 or 11110 and the 10 of each byte after it). A code point has 11
+    // leading zeros at least, so entries 2 to 10 are never read.
+    private static Vector512<uint> KeptBytesLow
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(
+            0xFF00_0000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF);
+    }
+
+    private static Vector512<uint> KeptBytesHigh
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(
+            0xFFFF_FF00u, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_0000, 0xFFFF_0000, 0xFFFF_0000,
+            0xFFFF_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000);
+    }
+
+    private static Vector512<uint> MarkersLow
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(
+            0u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0);
+    }
+
+    private static Vector512<uint> MarkersHigh
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(
+            0x8080_E000u, 0x8080_E000, 0x8080_E000, 0x8080_E000, 0x8080_E000, 0x80C0_0000, 0x80C0_0000, 0x80C0_0000,
+            0x80C0_0000, 0, 0, 0, 0, 0, 0, 0);
+    }
+
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
     /// returns for the same text with <c>replaceInvalidSequences: true, isFinalBlock: false</c>, and the same counts.
@@ -59,7 +105,7 @@ internal static class Utf8Transcoder
     {
         int i = 0;
         int w = 0;
-        if (Avx512Vbmi2.IsSupported && Vector512.IsHardwareAccelerated)
+        if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
         {
             ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
             ref byte bytes = ref MemoryMarshal.GetReference(destination);
@@ -127,6 +173,14 @@ internal static class Utf8Transcoder
                         int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
                         w += half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
                     }
+                    else if (Vector512.LessThanAll(
+                        Vector512.Min(block, block + Vector512.Create((ushort)0x2800)), Vector512.Create((ushort)0x800)))
+                    {
+                        // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two
+                        // bytes at most, a pair's four being two in each of its lanes. (A surrogate, 0xD800 to 0xDFFF,
+                        // plus 0x2800 wraps to below 0x800; every other char from U+0800 on stays at or above it.)
+                        w += EncodeTwoBytesAndPairsBlock(block, ref Unsafe.Add(ref bytes, w));
+                    }
                     else
                     {
                         // Each char's successor, the last lane's being a char no pair needs (the checks above put no high
@@ -166,61 +220,89 @@ internal static class Utf8Transcoder
         return BlockLength + BitOperations.PopCount(twoByteChars);
     }
 
+    // Writes a block of chars below U+0800 and surrogate pairs as UTF-8 at destination, which has room for BlockRoom;
+    // returns how many bytes it took. Every high surrogate has its low surrogate next, and every low surrogate its high
+    // surrogate before it. Each char's 16-bit lane holds at most two bytes, in memory order, as in EncodeTwoByteBlock:
+    // a pair's code point U (0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00)) is four bytes, the first two in the
+    // high surrogate's lane (11110 and U's top three bits, then 10 and the next six) and the last two in the low
+    // surrogate's lane (10, the next six bits, two of them from the high surrogate, then 10 and the last six).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, ref byte destination)
+    {
+        Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
+        Vector512<ushort> high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
+        Vector512<ushort> low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
+        Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
+        ulong twoBytes = notAscii.ExtractMostSignificantBits();
+
+        // Each char's predecessor: a low surrogate's lane takes two bits from its high surrogate's.
+        Vector512<ushort> previous = Vector512.Shuffle(block, PreviousLane);
+
+        // In a high surrogate's lane, U's bits above its low ten, 0x40 to 0x43F: (high - 0xD800) + 0x40, the 0x40 being
+        // 0x10000 / 2^10.
+        Vector512<ushort> upper = (block & Vector512.Create((ushort)0x3FF)) + Vector512.Create((ushort)0x40);
+        Vector512<ushort> sixBits = Vector512.Create((ushort)0x3F);
+        Vector512<ushort> continuation = Vector512.Create((ushort)0x80);
+        Vector512<ushort> shifted = Vector512.ShiftRightLogical(block, 6);
+
+        Vector512<ushort> first = Vector512.ConditionalSelect(
+            high,
+            Vector512.ShiftRightLogical(upper, 8) | Vector512.Create((ushort)0xF0),
+            Vector512.ConditionalSelect(
+                low,
+                Vector512.ShiftLeft(previous & Vector512.Create((ushort)3), 4) | (shifted & Vector512.Create((ushort)0xF)) | continuation,
+                Vector512.ConditionalSelect(notAscii, shifted | Vector512.Create((ushort)0xC0), block)));
+        Vector512<ushort> second = Vector512.ConditionalSelect(
+            high, Vector512.ShiftRightLogical(upper, 2) & sixBits, block & sixBits) | continuation;
+
+        Vector512<byte> lanes = (first | Vector512.ShiftLeft(second, 8)).AsByte();
+        Vector512<byte> kept = (notAscii | Vector512.Create((ushort)0x00FF)).AsByte();
+        Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept, lanes).StoreUnsafe(ref destination);
+        return BlockLength + BitOperations.PopCount(twoBytes);
+    }
+
     // Writes half a block (16 chars, widened to 32-bit lanes) as UTF-8 at destination, which has room for 64 bytes;
     // returns how many bytes it took. next holds each char's successor, read only with surrogates: then every high
-    // surrogate has its low surrogate next, and every low surrogate its high surrogate before it. Each lane holds the
-    // char's bytes in memory order: its lead byte (the ASCII byte, 110xxxxx, 1110xxxx, or 11110xxx for a pair), then
-    // up to three continuation bytes (10xxxxxx); the compress keeps the lead byte, the first continuation byte from
-    // U+0080 on, the second from U+0800 on, and the third for a pair. A low surrogate's lane keeps nothing: its bits
-    // are in the pair's lane.
+    // surrogate has its low surrogate next, and every low surrogate its high surrogate before it. A pair's code point is
+    // in its high surrogate's lane, and its low surrogate's lane keeps nothing.
+    //
+    // Each lane holds the char's bytes at its end, in memory order: the last byte (10xxxxxx, or the ASCII byte) is the
+    // lane's top byte, and the lead byte is as far before it as the char's length asks. So every byte but the lead is
+    // where the same six bits of the code point go whatever its length, and only the lead's marker and the bytes kept
+    // depend on the length, which two tables give by the code point's leading zeros. The compress keeps each lane's last
+    // length bytes, in order.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
     {
-        // Lane masks (all ones or zero): the chars that keep a byte at all, and the pairs.
-        Vector512<uint> notLow = Vector512<uint>.AllBitsSet;
-        Vector512<uint> pair = Vector512<uint>.Zero;
         Vector512<uint> value = half;
         if (surrogates)
         {
             Vector512<uint> kind = half & Vector512.Create(0xFC00u);
-            pair = Vector512.Equals(kind, Vector512.Create(0xD800u));
-            notLow = ~Vector512.Equals(kind, Vector512.Create(0xDC00u));
+            Vector512<uint> pair = Vector512.Equals(kind, Vector512.Create(0xD800u));
+            Vector512<uint> low = Vector512.Equals(kind, Vector512.Create(0xDC00u));
 
-            // 0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00).
-            value = Vector512.ConditionalSelect(pair, Vector512.ShiftLeft(half, 10) + next - Vector512.Create(0x35F_DC00u), half);
+            // 0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00); a low surrogate's lane gets bit 30, the one leading
+            // zero that the tables map to no bytes at all.
+            value = Vector512.ConditionalSelect(pair, Vector512.ShiftLeft(half, 10) + next - Vector512.Create(0x35F_DC00u), half)
+                | (low & Vector512.Create(LowSurrogateMark));
         }
 
-        Vector512<uint> twoOrMore = Vector512.GreaterThan(value, Vector512.Create(0x7Fu)) & notLow;
-        Vector512<uint> threeOrMore = Vector512.GreaterThan(value, Vector512.Create(0x7FFu)) & notLow;
-        Vector512<uint> low = (value & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
-        Vector512<uint> middle = (Vector512.ShiftRightLogical(value, 6) & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
-        Vector512<uint> lead = Vector512.ConditionalSelect(
-            threeOrMore,
-            Vector512.ShiftRightLogical(value, 12) | Vector512.Create(0xE0u),
-            Vector512.ConditionalSelect(twoOrMore, Vector512.ShiftRightLogical(value, 6) | Vector512.Create(0xC0u), value));
+        // Indexed by the leading zeros, of which the tables read the low five bits: 32 (NUL) reads entry 0.
+        Vector512<uint> leadingZeros = Avx512CD.LeadingZeroCount(value);
+        Vector512<uint> kept = Avx512F.PermuteVar16x32x2(KeptBytesLow, leadingZeros, KeptBytesHigh);
+        Vector512<uint> markers = Avx512F.PermuteVar16x32x2(MarkersLow, leadingZeros, MarkersHigh);
 
-        // One byte: the ASCII byte. Two: lead, low. Three: lead, middle, low.
-        Vector512<uint> lanes = lead
-            | Vector512.ShiftLeft(Vector512.ConditionalSelect(threeOrMore, middle, low), 8)
-            | Vector512.ShiftLeft(low, 16);
-        Vector512<uint> keptBytes = (notLow & Vector512.Create(0xFFu))
-            | (twoOrMore & Vector512.Create(0xFF00u))
-            | (threeOrMore & Vector512.Create(0xFF0000u));
-        int length = BitOperations.PopCount(notLow.ExtractMostSignificantBits())
-            + BitOperations.PopCount(twoOrMore.ExtractMostSignificantBits())
-            + BitOperations.PopCount(threeOrMore.ExtractMostSignificantBits());
-        if (surrogates)
-        {
-            // Four: 11110xxx, then the top, middle and low six bits.
-            Vector512<uint> top = (Vector512.ShiftRightLogical(value, 12) & Vector512.Create(0x3Fu)) | Vector512.Create(0x80u);
-            Vector512<uint> pairLanes = Vector512.ShiftRightLogical(value, 18) | Vector512.Create(0xF0u)
-                | Vector512.ShiftLeft(top, 8) | Vector512.ShiftLeft(middle, 16) | Vector512.ShiftLeft(low, 24);
-            lanes = Vector512.ConditionalSelect(pair, pairLanes, lanes);
-            keptBytes |= pair;
-            length += BitOperations.PopCount(pair.ExtractMostSignificantBits());
-        }
+        // The code point's bits, six to a byte from the last byte back: the lead byte's bits are what is left above.
+        Vector512<uint> last = Vector512.ShiftLeft(value, 24);
+        Vector512<uint> bits = (last & Vector512.Create(0x3F00_0000u))
+            | (Vector512.ShiftLeft(value, 10) & Vector512.Create(0x003F_0000u))
+            | (Vector512.ShiftRightLogical(value, 4) & Vector512.Create(0x0000_3F00u))
+            | Vector512.ShiftRightLogical(value, 18);
+        Vector512<uint> lanes = Vector512.ConditionalSelect(
+            Vector512.LessThan(value, Vector512.Create(0x80u)), last, bits | markers);
 
-        Avx512Vbmi2.Compress(Vector512<byte>.Zero, keptBytes.AsByte(), lanes.AsByte()).StoreUnsafe(ref destination);
-        return length;
+        ulong keptMask = kept.AsByte().ExtractMostSignificantBits();
+        Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept.AsByte(), lanes.AsByte()).StoreUnsafe(ref destination);
+        return BitOperations.PopCount(keptMask);
     }
 }
