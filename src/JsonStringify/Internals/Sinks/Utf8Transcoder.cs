@@ -148,11 +148,10 @@ internal static class Utf8Transcoder
                 }
                 else
                 {
-                    // Chars of up to three bytes (CJK, most symbols) and surrogate pairs: the block in two halves, each
-                    // char's lane seeing the char after it. A surrogate without its other half (U+FFFD), or a high
-                    // surrogate last in the block, whose pair the next block holds: the runtime's transcoder takes the
-                    // block, and stops before a high surrogate at its end (NeedMoreData), which the next block then
-                    // starts with.
+                    // Three-byte chars (CJK, most symbols) or surrogates. A surrogate without its other half (U+FFFD),
+                    // or a high surrogate last in the block, whose pair the next block holds: the runtime's transcoder
+                    // takes the block, and stops before a high surrogate at its end (NeedMoreData), which the next
+                    // block then starts with.
                     Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
                     ulong high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800)).ExtractMostSignificantBits();
                     ulong low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00)).ExtractMostSignificantBits();
@@ -170,6 +169,7 @@ internal static class Utf8Transcoder
 
                     if (high == 0)
                     {
+                        // Three-byte chars and no pairs: the block in two halves.
                         int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
                         w += half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
                     }
@@ -183,8 +183,8 @@ internal static class Utf8Transcoder
                     }
                     else
                     {
-                        // Each char's successor, the last lane's being a char no pair needs (the checks above put no high
-                        // surrogate there).
+                        // Three-byte chars and pairs: the block in two halves, each char's lane seeing its successor,
+                        // the last lane's being a char no pair needs (the checks above put no high surrogate there).
                         Vector512<ushort> next = Vector512.Shuffle(block, NextLane);
                         int half = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref bytes, w));
                         w += half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
