@@ -54,42 +54,8 @@ internal static class Utf8Transcoder
             (ushort)0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
     }
 
-    // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the tables' entry that keeps no byte.
+    // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the entry of ByLength that keeps no byte.
     private const uint LowSurrogateMark = 0x4000_0000;
-
-    // EncodeHalf's tables, indexed by a lane's leading zeros (the low five bits: NUL's 32 reads entry 0): the bytes
-    // kept (the last one for ASCII, two from U+0080, three from U+0800, four from U+10000, none for a low surrogate's
-    // lane) and the markers (the lead byte's 110, 1110 or 11110 and the 10 of each byte after it). A code point has 11
-    // leading zeros at least, so entries 2 to 10 are never read.
-    private static Vector512<uint> KeptBytesLow
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Vector512.Create(
-            0xFF00_0000u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF, 0xFFFF_FFFF);
-    }
-
-    private static Vector512<uint> KeptBytesHigh
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Vector512.Create(
-            0xFFFF_FF00u, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_FF00, 0xFFFF_0000, 0xFFFF_0000, 0xFFFF_0000,
-            0xFFFF_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000, 0xFF00_0000);
-    }
-
-    private static Vector512<uint> MarkersLow
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Vector512.Create(
-            0u, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0, 0x8080_80F0);
-    }
-
-    private static Vector512<uint> MarkersHigh
-    {
-        [MethodImpl(MethodImplOptions.AggressiveInlining)]
-        get => Vector512.Create(
-            0x8080_E000u, 0x8080_E000, 0x8080_E000, 0x8080_E000, 0x8080_E000, 0x80C0_0000, 0x80C0_0000, 0x80C0_0000,
-            0x80C0_0000, 0, 0, 0, 0, 0, 0, 0);
-    }
 
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
@@ -269,7 +235,7 @@ internal static class Utf8Transcoder
     // Each lane holds the char's bytes at its end, in memory order: the last byte (10xxxxxx, or the ASCII byte) is the
     // lane's top byte, and the lead byte is as far before it as the char's length asks. So every byte but the lead is
     // where the same six bits of the code point go whatever its length, and only the lead's marker and the bytes kept
-    // depend on the length, which two tables give by the code point's leading zeros. The compress keeps each lane's last
+    // depend on the length, which ByLength gives by the code point's leading zeros. The compress keeps each lane's last
     // length bytes, in order.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
@@ -281,16 +247,17 @@ internal static class Utf8Transcoder
             Vector512<uint> pair = Vector512.Equals(kind, Vector512.Create(0xD800u));
             Vector512<uint> low = Vector512.Equals(kind, Vector512.Create(0xDC00u));
 
-            // 0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00); a low surrogate's lane gets bit 30, the one leading
-            // zero that the tables map to no bytes at all.
+            // 0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00); a low surrogate's lane gets LowSurrogateMark, which
+            // keeps no byte.
             value = Vector512.ConditionalSelect(pair, Vector512.ShiftLeft(half, 10) + next - Vector512.Create(0x35F_DC00u), half)
                 | (low & Vector512.Create(LowSurrogateMark));
         }
 
-        // Indexed by the leading zeros, of which the tables read the low five bits: 32 (NUL) reads entry 0.
+        // The bytes kept (the last one, the last two, three or all four), and the markers: the lead byte's 110, 1110 or
+        // 11110 and the 10 of each byte after it (ASCII takes the lane's char instead, below).
         Vector512<uint> leadingZeros = Avx512CD.LeadingZeroCount(value);
-        Vector512<uint> kept = Avx512F.PermuteVar16x32x2(KeptBytesLow, leadingZeros, KeptBytesHigh);
-        Vector512<uint> markers = Avx512F.PermuteVar16x32x2(MarkersLow, leadingZeros, MarkersHigh);
+        Vector512<uint> kept = ByLength(leadingZeros, 0xFF00_0000, 0xFFFF_0000, 0xFFFF_FF00, 0xFFFF_FFFF);
+        Vector512<uint> markers = ByLength(leadingZeros, 0, 0x80C0_0000, 0x8080_E000, 0x8080_80F0);
 
         // The code point's bits, six to a byte from the last byte back: the lead byte's bits are what is left above.
         Vector512<uint> last = Vector512.ShiftLeft(value, 24);
@@ -305,4 +272,15 @@ internal static class Utf8Transcoder
         Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept.AsByte(), lanes.AsByte()).StoreUnsafe(ref destination);
         return BitOperations.PopCount(keptMask);
     }
+
+    // For each lane, by its leading zeros, the value given for the UTF-8 length of its char: one byte up to U+007F (25
+    // to 31 leading zeros, and 32 for NUL, which the permute reads as 0), two up to U+07FF (21 to 24), three up to
+    // U+FFFF (16 to 20), four past it (11 to 15); zero for a lane with LowSurrogateMark (1). A code point has 11 leading
+    // zeros at least, so 2 to 10 never come. The permute reads the low five bits of each index, across both vectors.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector512<uint> ByLength(Vector512<uint> leadingZeros, uint one, uint two, uint three, uint four) =>
+        Avx512F.PermuteVar16x32x2(
+            Vector512.Create(one, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, four, four, four, four, four),
+            leadingZeros,
+            Vector512.Create(three, three, three, three, three, two, two, two, two, one, one, one, one, one, one, one));
 }
