@@ -198,6 +198,9 @@ internal static class Utf8Transcoder
         Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
         Vector512<ushort> high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
         Vector512<ushort> low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
+        Debug.Assert(
+            high.ExtractMostSignificantBits() == low.ExtractMostSignificantBits() >> 1 && (low.ExtractMostSignificantBits() & 1) == 0,
+            "surrogates come in pairs only");
         Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
         ulong twoBytes = notAscii.ExtractMostSignificantBits();
 
