@@ -119,8 +119,10 @@ internal static class Utf8Transcoder
                     // takes the block, and stops before a high surrogate at its end (NeedMoreData), which the next
                     // block then starts with.
                     Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
-                    ulong high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800)).ExtractMostSignificantBits();
-                    ulong low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00)).ExtractMostSignificantBits();
+                    Vector512<ushort> highLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
+                    Vector512<ushort> lowLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
+                    ulong high = highLanes.ExtractMostSignificantBits();
+                    ulong low = lowLanes.ExtractMostSignificantBits();
                     // Pairs only: every high surrogate has a low one next, and every low one a high one before it.
                     if (high != low >> 1 || (low & 1) != 0)
                     {
@@ -145,7 +147,7 @@ internal static class Utf8Transcoder
                         // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two
                         // bytes at most, a pair's four being two in each of its lanes. (A surrogate, 0xD800 to 0xDFFF,
                         // plus 0x2800 wraps to below 0x800; every other char from U+0800 on stays at or above it.)
-                        w += EncodeTwoBytesAndPairsBlock(block, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref bytes, w));
                     }
                     else
                     {
@@ -169,21 +171,15 @@ internal static class Utf8Transcoder
 
     // Writes a block of chars below U+0800 as UTF-8 at destination, which has room for BlockRoom; returns how many
     // bytes it took. Each char becomes a 16-bit lane holding its lead byte and its continuation byte (110xxxxx
-    // 10xxxxxx, in memory order), or its ASCII byte and a byte to drop; the compress keeps every lead byte and the
-    // continuation bytes of the chars that are not ASCII, in order.
+    // 10xxxxxx), or its ASCII byte and a byte to drop.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeTwoByteBlock(Vector512<ushort> block, ref byte destination)
     {
         Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
-        ulong twoByteChars = notAscii.ExtractMostSignificantBits();
-
         Vector512<ushort> lead = Vector512.ConditionalSelect(
             notAscii, Vector512.ShiftRightLogical(block, 6) | Vector512.Create((ushort)0xC0), block);
         Vector512<ushort> continuation = (block & Vector512.Create((ushort)0x3F)) | Vector512.Create((ushort)0x80);
-        Vector512<byte> pairs = (lead | Vector512.ShiftLeft(continuation, 8)).AsByte();
-        Vector512<byte> kept = (notAscii | Vector512.Create((ushort)0x00FF)).AsByte();
-        Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept, pairs).StoreUnsafe(ref destination);
-        return BlockLength + BitOperations.PopCount(twoByteChars);
+        return StoreTwoByteLanes(lead, continuation, notAscii, ref destination);
     }
 
     // Writes a block of chars below U+0800 and surrogate pairs as UTF-8 at destination, which has room for BlockRoom;
@@ -191,18 +187,15 @@ internal static class Utf8Transcoder
     // surrogate before it. Each char's 16-bit lane holds at most two bytes, in memory order, as in EncodeTwoByteBlock:
     // a pair's code point U (0x10000 + (high - 0xD800) × 2^10 + (low - 0xDC00)) is four bytes, the first two in the
     // high surrogate's lane (11110 and U's top three bits, then 10 and the next six) and the last two in the low
-    // surrogate's lane (10, the next six bits, two of them from the high surrogate, then 10 and the last six).
+    // surrogate's lane (10, the next six bits, two of them from the high surrogate, then 10 and the last six). high and
+    // low are the lanes of the high and low surrogates (all ones or zero).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, ref byte destination)
+    private static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, Vector512<ushort> high, Vector512<ushort> low, ref byte destination)
     {
-        Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
-        Vector512<ushort> high = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
-        Vector512<ushort> low = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
         Debug.Assert(
             high.ExtractMostSignificantBits() == low.ExtractMostSignificantBits() >> 1 && (low.ExtractMostSignificantBits() & 1) == 0,
             "surrogates come in pairs only");
         Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
-        ulong twoBytes = notAscii.ExtractMostSignificantBits();
 
         // Each char's predecessor: a low surrogate's lane takes two bits from its high surrogate's.
         Vector512<ushort> previous = Vector512.Shuffle(block, PreviousLane);
@@ -223,11 +216,18 @@ internal static class Utf8Transcoder
                 Vector512.ConditionalSelect(notAscii, shifted | Vector512.Create((ushort)0xC0), block)));
         Vector512<ushort> second = Vector512.ConditionalSelect(
             high, Vector512.ShiftRightLogical(upper, 2) & sixBits, block & sixBits) | continuation;
+        return StoreTwoByteLanes(first, second, notAscii, ref destination);
+    }
 
+    // The two-byte blocks' store: each 16-bit lane's first byte, then its second where notAscii is set (a lane of an
+    // ASCII char has one byte), packed in order at destination by the compress; returns how many bytes it took.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int StoreTwoByteLanes(Vector512<ushort> first, Vector512<ushort> second, Vector512<ushort> notAscii, ref byte destination)
+    {
         Vector512<byte> lanes = (first | Vector512.ShiftLeft(second, 8)).AsByte();
         Vector512<byte> kept = (notAscii | Vector512.Create((ushort)0x00FF)).AsByte();
         Avx512Vbmi2.Compress(Vector512<byte>.Zero, kept, lanes).StoreUnsafe(ref destination);
-        return BlockLength + BitOperations.PopCount(twoBytes);
+        return BlockLength + BitOperations.PopCount(notAscii.ExtractMostSignificantBits());
     }
 
     // Writes half a block (16 chars, widened to 32-bit lanes) as UTF-8 at destination, which has room for 64 bytes;
