@@ -10,8 +10,7 @@ using JsonStringify.Benchmarks;
 // --ab jint|<another JsonStringify.dll> compares best calls side by side in this process (see AbRunner).
 if (WarmupRunner.Handles(args))
 {
-    WarmupRunner.Run(args);
-    return 0;
+    return WarmupRunner.Run(args);
 }
 
 if (MemoryPhaseRunner.Handles(args))

@@ -30,10 +30,11 @@ namespace JsonStringify.Benchmarks;
 /// round, each side's best call; a process passes when our best call of all three rounds is no slower than Jint's.
 /// Here the two sides compete for the runtime's recompiling of hot code, which goes by calls and elapsed time.</item>
 /// </list>
-/// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"); <c>--processes N</c> sets the
-/// number of processes per side, or with <c>--alternate</c> the number of processes (10 by default). The environment
-/// is passed on to every child, so a configuration is chosen by how this program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or
-/// a ReadyToRun build (see benchmarks/README.md).
+/// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"), as separate arguments or joined
+/// by commas; <c>--processes N</c> sets the number of processes per side, or with <c>--alternate</c> the number of
+/// processes (10 by default). The environment is passed on to every child, so a configuration is chosen by how this
+/// program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or a ReadyToRun build
+/// (see benchmarks/README.md).
 /// </summary>
 public static class WarmupRunner
 {
@@ -57,19 +58,21 @@ public static class WarmupRunner
     public static bool Handles(string[] args) =>
         args.Length > 0 && args[0] is "--warmup" or "--late-shape" or "--alternate" or ChildArgument;
 
-    public static void Run(string[] args)
+    /// <summary>Runs the measurement that <paramref name="args"/> ask for; the process's exit code.</summary>
+    public static int Run(string[] args)
     {
         if (args[0] == ChildArgument)
         {
             RunChild(args[1], args[2], args[3], args[4]);
-            return;
+            return 0;
         }
 
         string mode = args[0] switch { "--late-shape" => "late", "--alternate" => "alternate", _ => "warmup" };
         bool late = mode == "late";
         int processes = 10;
         string output = "utf8";
-        string[]? scenarios = null;
+        // Documents (or late-shape pairs) as separate arguments, as the other runners take them, or joined by commas.
+        var named = new List<string>();
         for (int i = 1; i < args.Length; i++)
         {
             switch (args[i])
@@ -80,18 +83,21 @@ public static class WarmupRunner
                 case "--string":
                     output = "string";
                     break;
+                case var option when option.StartsWith("--", StringComparison.Ordinal):
+                    Console.Error.WriteLine($"{args[0]} takes --processes N, --string and document names, not '{option}'.");
+                    return 1;
                 default:
-                    scenarios = args[i].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries);
+                    named.AddRange(args[i].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
                     break;
             }
         }
 
-        scenarios ??= late ? s_latePairs : s_warmupDocuments;
+        string[] scenarios = named.Count > 0 ? [.. named] : late ? s_latePairs : s_warmupDocuments;
         PrintConfiguration(mode, processes, output);
         if (mode == "alternate")
         {
             RunAlternating(scenarios, processes, output);
-            return;
+            return 0;
         }
 
         if (late)
@@ -131,6 +137,8 @@ public static class WarmupRunner
                 PrintWarmup(scenario, results);
             }
         }
+
+        return 0;
     }
 
     // --alternate: one process per measurement, both sides in it; the side that starts alternates between processes.
