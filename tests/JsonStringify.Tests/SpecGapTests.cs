@@ -173,5 +173,19 @@ public class SpecGapTests
         Assert.Equal("{\"a\":[1]}", Js.Run(engine, "JSON.stringify({a: [1]}, null, " + space + ")"));
     }
 
+    // V8 14.6 cuts a string space at its first U+0000 (see docs/semantics.md); the spec's gap is the string's first ten
+    // code units, whatever they are.
+    [Theory]
+    [InlineData("'\\u0000'", "\0")]
+    [InlineData("'x\\u0000y'", "x\0y")]
+    [InlineData("new String('\\u0000\\u0000')", "\0\0")]
+    [InlineData("'0123456789\\u0000'", "0123456789")]
+    public void ASpaceWithANulIsTheGapAsItIs(string space, string gap)
+    {
+        using Engine engine = Js.Ours();
+        string expected = "{\n" + gap + "\"a\": [\n" + gap + gap + "1\n" + gap + "]\n}";
+        Assert.Equal(expected, Js.Run(engine, "JSON.stringify({a: [1]}, null, " + space + ")"));
+    }
+
     private sealed class Thing;
 }
