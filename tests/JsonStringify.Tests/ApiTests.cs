@@ -129,6 +129,19 @@ public class ApiTests
             """));
     }
 
+    // A replacer or toJSON that answers every value with a new container makes the value deeper without end: the walk
+    // stops at MaxDepth with the RangeError, after one call per level. (V8 14.6 throws the same RangeError when its
+    // stack runs out; Jint 4.18.0's serializer recurses until the thread's stack overflows and the process dies.)
+    [Theory]
+    [InlineData("JSON.stringify({a: 1}, function (k, v) { calls++; return Array.of(k, v); })")]
+    [InlineData("JSON.stringify({a: 1}, function (k, v) { calls++; return {k: k}; })")]
+    [InlineData("function Deeper() {} Deeper.prototype.toJSON = function () { calls++; return [new Deeper()]; }; JSON.stringify(new Deeper())")]
+    public void AValueThatGrowsAsItIsReadEndsAtMaxDepth(string stringify)
+    {
+        using Engine engine = new Engine().UseJsonStringify(new JsonSerializerOptions { MaxDepth = 1000 });
+        Assert.Equal("true|Maximum call stack size exceeded|1001", Js.Run(engine, "var calls = 0; try { " + stringify + "; 'no error' } catch (e) { (e instanceof RangeError) + '|' + e.message + '|' + calls }"));
+    }
+
     [Fact]
     public void ErrorsReachCSharpAsJavaScriptExceptions()
     {
