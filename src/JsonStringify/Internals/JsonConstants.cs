@@ -46,6 +46,9 @@ internal static class JsonConstants
     public const int ConstraintCheckItems = 1024;
     public const int ConstraintCheckChars = 64 * 1024;
 
+    // The output length from which the walk treats the document as larger than the processor's caches.
+    public const int LargeOutputChars = 128 * 1024;
+
     // The default MaxDepth: two million nested containers, beyond what V8 14.6 manages with a replacer (2,711) and
     // what Jint 4.18.0 survives (about 100,000), yet bounded, so that a toJSON that nests forever ends in a RangeError.
     public const int DefaultMaxDepth = 2_000_000;

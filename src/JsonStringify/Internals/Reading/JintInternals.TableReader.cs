@@ -22,11 +22,12 @@ internal static partial class JintInternals
     /// <summary>
     /// Reads the property table of a plain object in dictionary mode (no hidden class) onto
     /// <paramref name="tables"/>: its enumerable string-keyed properties in [[OwnPropertyKeys]] order, without a
-    /// JsString per key. Only once the PropertyTables assumption holds.
+    /// JsString per key. Only once the PropertyTables assumption holds. With <paramref name="fetchAhead"/>, the
+    /// processor is first asked to fetch the memory after the table (<see cref="ReadAhead.After"/>).
     /// </summary>
     // Inlined into the reader's ReadTable, and so into the walker's read of a row: one call less per table.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static TableSegment ReadTable(JsObject o, TableStack tables)
+    public static TableSegment ReadTable(JsObject o, TableStack tables, bool fetchAhead)
     {
         Debug.Assert(GetShape(o) is null, "an object in dictionary mode");
         Debug.Assert(s_tableReader is not null, "the PropertyTables probe compiled the reader");
@@ -36,6 +37,11 @@ internal static partial class JintInternals
         TableNameKinds kinds = TableNameKinds.None;
         if (table is not null)
         {
+            if (fetchAhead)
+            {
+                ReadAhead.After(table);
+            }
+
             read = reader(table, tables.Entries, tables.Top, out kinds);
             if (read > tables.Room)
             {

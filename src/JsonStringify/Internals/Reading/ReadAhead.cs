@@ -38,6 +38,26 @@ internal static class ReadAhead
         }
     }
 
+    /// <summary>
+    /// The sixteen cache lines after the one where <paramref name="o"/> starts: the kilobyte allocated after it. A
+    /// property table that <c>JSON.parse</c> made is followed by its parts in the order the parse made them (its
+    /// list's nodes or its slots, each property's descriptor, name and value), which the table reader reads one after
+    /// another, each node's address known only once the node before it has been read; fetched at once, they arrive
+    /// together.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static unsafe void After(object o)
+    {
+        if (Sse.IsSupported)
+        {
+            byte* at = AddressOf(o);
+            for (int line = 1; line <= 16; line++)
+            {
+                Sse.Prefetch0(at + (line * 64));
+            }
+        }
+    }
+
     /// <summary>The cache line where <paramref name="o"/> starts: all of a number, a boolean or a string's wrapper.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static unsafe void Line(object o)
