@@ -243,9 +243,9 @@ internal sealed class ValueReader
     /// For a plain object whose properties are kept in a table (<see cref="IsTable"/>): its enumerable own string-keyed
     /// properties with their descriptors, in [[OwnPropertyKeys]] order, read in one pass and pushed onto
     /// <paramref name="tables"/>. Through the compiled table reader where it works (no JsString per key), otherwise
-    /// through the public GetOwnProperties, which lists the same entries in the same order. <paramref name="fetchAhead"/>
-    /// asks the compiled reader to have the processor fetch the table's parts first: worth it where they are unlikely
-    /// to be in its cache already.
+    /// through the public GetOwnProperties, which lists the same entries in the same order.
+    /// <paramref name="fetchAhead"/> asks the compiled reader to have the processor fetch the table's parts first:
+    /// worth it where they are unlikely to be in its cache already.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public TableSegment ReadTable(JsObject plain, TableStack tables, bool fetchAhead)
@@ -253,7 +253,9 @@ internal sealed class ValueReader
         Debug.Assert(IsTable(plain), "an object read as a table");
 
         // The compiled reader reads Jint's table itself, which only an object without a hidden class uses.
-        return _hiddenClasses && UsesPropertyTables() ? JintInternals.ReadTable(plain, tables, fetchAhead) : ReadTablePublic(plain, tables);
+        return _hiddenClasses && UsesPropertyTables()
+            ? JintInternals.ReadTable(plain, tables, fetchAhead)
+            : ReadTablePublic(plain, tables);
     }
 
     private bool UsesPropertyTables()
