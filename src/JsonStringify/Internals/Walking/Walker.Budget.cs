@@ -39,9 +39,6 @@ internal sealed partial class Walker<TOutput>
             _engine.Constraints.Check();
         }
 
-        // The output's length is looked at here anyway, often enough for the switch to come on time.
-        _fetchTablesAhead = length >= JsonConstants.LargeOutputChars;
-
         _nextCheckLength = NextCheckLength();
     }
 

@@ -31,11 +31,11 @@ internal sealed partial class Walker<TOutput>
     // The properties of the table objects read and not yet closed.
     private readonly TableStack _tables = new();
 
-    // Whether a table's read has the processor fetch its parts first (ReadAhead.After), which CheckWork switches on
-    // once the output passes LargeOutputChars. A smaller document is a graph of Jint's objects of about a megabyte or
-    // less, which the calls after the first mostly find in the processor's caches, and there the fetches cost more
-    // than they save; a larger one's tables are mostly read from memory.
-    private bool _fetchTablesAhead;
+    // Whether a table's read has the processor fetch its parts first (ReadAhead.After): once the output has passed
+    // LargeOutputChars. A smaller document is a graph of Jint's objects of about a megabyte or less, which the calls
+    // after the first mostly find in the processor's caches, and there the fetches cost more than they save; a larger
+    // one's tables are mostly read from memory.
+    private bool FetchTablesAhead => _output.Length >= JsonConstants.LargeOutputChars;
 
     // A table object's properties, read when its toJSON lookup was proved empty, for OpenPureTable (or OpenObject) to
     // take if nothing has run since: the object (null when there is none), its segment, which is the top of the stack,
@@ -74,7 +74,7 @@ internal sealed partial class Walker<TOutput>
     private TableSegment ReadTableAhead(JsObject plain)
     {
         DropTableReadAhead();
-        TableSegment table = _reader.ReadTable(plain, _tables, _fetchTablesAhead);
+        TableSegment table = _reader.ReadTable(plain, _tables, FetchTablesAhead);
         _tableAheadOwner = plain;
         _tableAhead = table;
         _tableAheadEpoch = _epoch;
@@ -335,7 +335,7 @@ internal sealed partial class Walker<TOutput>
         DropTableReadAhead();
         if (o is JsObject plain && _reader.IsTable(plain))
         {
-            table = _reader.ReadTable(plain, _tables, _fetchTablesAhead);
+            table = _reader.ReadTable(plain, _tables, FetchTablesAhead);
             return true;
         }
 

@@ -70,7 +70,6 @@ internal sealed partial class Walker<TOutput> : IWalker
         _maxDepth = _output.LimitDepth(maxDepth);
         _itemsSinceCheck = 0;
         _lengthAtCheck = 0;
-        _fetchTablesAhead = false;
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
         _output.Start(gap, maxLength);
