@@ -305,6 +305,32 @@ public class FastPathTests
         }
     }
 
+    // Between calls the stack may replace its kept array with a new one of the same length (see
+    // Walker.RenewAgedArrays), which then serves as the old one did: kept across Reset, and left for the pool's.
+    [Fact]
+    public void TableStackRenewsTheArrayItKeeps()
+    {
+        var stack = new TableStack();
+        var descriptor = new PropertyDescriptor(JsNumber.Create(1), PropertyFlag.ConfigurableEnumerableWritable);
+        stack.EnsureRoom(100);
+        TableEntry[] old = stack.Entries;
+        stack.Reset();
+
+        stack.Renew();
+        TableEntry[] renewed = stack.Entries;
+        Assert.NotSame(old, renewed);
+        Assert.Equal(old.Length, renewed.Length);
+        Assert.Equal(0, stack.Top);
+
+        stack.Entries[0] = new TableEntry { Name = "a", Descriptor = descriptor };
+        TableSegment segment = stack.Push(1, TableNameKinds.None);
+        Assert.Equal((0, 1), (segment.Start, segment.Count));
+        Assert.Equal("a", stack.Entries[0].Name);
+        stack.Reset();
+        Assert.Same(renewed, stack.Entries);
+        Assert.Null(renewed[0].Name);
+    }
+
     // SerializeJSONArray and SerializeJSONObject check the stack first, whatever the length, so a container emptied
     // while it is open is still a cycle when it is met again, whether a toJSON, a getter or a replacer empties it.
     // Jint 4.18.0 writes "[]" or "{}" for an empty container without that check; V8 14.6 does so for an array only,

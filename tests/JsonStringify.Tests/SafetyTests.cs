@@ -1,4 +1,6 @@
+using System.Buffers;
 using System.Runtime.CompilerServices;
+using System.Text;
 using Jint;
 using Jint.Native;
 using Jint.Runtime;
@@ -217,6 +219,34 @@ public class SafetyTests
         var reference = new WeakReference(document);
         engine.Dispose();
         return reference;
+    }
+
+    // A walker kept between calls replaces its frames and its table stack's array once they have survived a collection
+    // (Walker.RenewAgedArrays). The calls after a collection write what Jint writes, as UTF-8 and as a string, through
+    // hidden classes, tables and arrays 40 levels deep (past the kept frames and the linear cycle check), and still
+    // find a cycle.
+    [Fact]
+    public void AKeptWalkerWritesTheSameAfterACollection()
+    {
+        using var engine = new Engine();
+        JsValue document = engine.Evaluate("""
+            var table = {z: 0}; delete table.z; table.k = [1, {m: 2}]; table.n = 'x';
+            var deep = {leaf: [table, {a: 1, b: [true, null]}]};
+            for (var i = 0; i < 40; i++) { deep = i % 2 ? {k: deep, t: table} : [deep, i]; }
+            deep
+            """);
+        JsValue cyclic = engine.Evaluate("var c = {a: [{}]}; c.a[0].b = c; c");
+        string expected = new Jint.Native.Json.JsonSerializer(engine).Serialize(document, JsValue.Undefined, JsValue.Undefined).ToString();
+        var serializer = new JsonSerializer(engine);
+        for (int round = 0; round < 3; round++)
+        {
+            Assert.Equal(expected, serializer.SerializeToString(document));
+            var utf8 = new ArrayBufferWriter<byte>();
+            Assert.True(serializer.Serialize(document, utf8));
+            Assert.Equal(expected, Encoding.UTF8.GetString(utf8.WrittenSpan));
+            Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(cyclic));
+            GC.Collect();
+        }
     }
 
     [Fact]

@@ -36,6 +36,10 @@ internal static class JsonConstants
     // one from the shared ArrayPool and gives it back when it ends.
     public const int MaxRetainedTableCapacity = 4096;
 
+    // The least size of an object that .NET puts on the large object heap (the default of GCLOHThreshold, which can
+    // only be raised): a smaller array is made in generation 0.
+    public const int LargeObjectBytes = 85_000;
+
     // Worst case of one UTF-16 char after QuoteJSONString: "\uXXXX".
     public const int MaxEscapedCharLength = 6;
 

@@ -85,6 +85,18 @@ internal sealed class TableStack
     }
 
     /// <summary>
+    /// Replaces the owned array with a new one of the same length, between calls: see Walker.RenewAgedArrays.
+    /// </summary>
+    public void Renew()
+    {
+        Debug.Assert(ReferenceEquals(_entries, _owned) && _top == 0 && _written == 0, "between calls: the stack is empty");
+        Debug.Assert(
+            _owned.Length * Unsafe.SizeOf<TableEntry>() < JsonConstants.LargeObjectBytes, "an owned array is made in generation 0");
+        _owned = new TableEntry[_owned.Length];
+        _entries = _owned;
+    }
+
+    /// <summary>
     /// Empties the stack and drops what it held, so that nothing is pinned; a rented array goes back to the pool.
     /// </summary>
     public void Reset()

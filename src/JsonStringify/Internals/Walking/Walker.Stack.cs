@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint.Native;
 using Jint.Native.Object;
@@ -20,6 +21,24 @@ internal sealed partial class Walker<TOutput>
     private int _framesUsed;
 
     private int _maxDepth;
+
+    // A reference stored into an array that has survived a collection, to an object younger than the array, takes the
+    // write barrier's long path (the generations of both, then the card table, whose card the next collection scans);
+    // stored into an array still in generation 0, the short one. The frames take a few such stores per container and
+    // the table stack up to two per property of a table, while a pooled walker's arrays age and the documents it is
+    // given are mostly new (parsed for the request). So a call starts with new arrays of the same lengths once the
+    // frames have survived a collection. The table stack's array is made and renewed with them; when it grows it is
+    // the younger one, and when the frames grow it waits for them. Frames on the large object heap, never in
+    // generation 0, are kept.
+    private void RenewAgedArrays()
+    {
+        Debug.Assert(_depth == 0 && _framesUsed == 0, "between calls: the frames hold nothing");
+        if (GC.GetGeneration(_frames) != 0 && _frames.Length * Unsafe.SizeOf<Frame>() < JsonConstants.LargeObjectBytes)
+        {
+            _frames = new Frame[_frames.Length];
+            _tables.Renew();
+        }
+    }
 
     // The spec's stack: a cycle is a TypeError. Nesting deeper than MaxDepth is a RangeError, as V8 reports running
     // out of stack.

@@ -73,6 +73,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
         _output.Start(gap, maxLength);
+        RenewAgedArrays();
     }
 
     public void ReturnShapeCache()
