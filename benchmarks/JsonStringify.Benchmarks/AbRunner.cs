@@ -26,7 +26,7 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--public] [--read-floor]
+        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect] [--public] [--read-floor]
             [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
@@ -36,7 +36,10 @@ public static class AbRunner
           document (2; half as long again goes first, untimed, and a round of two batches per side is never cut
           short), --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space
           indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
-          its objects lie in the order they were made, without the garbage of JSON.parse between them. --public turns
+          its objects lie in the order they were made, without the garbage of JSON.parse between them. --collect runs
+          a generation-0 collection, untimed, before every batch: a host that allocates, where what a serializer keeps
+          from call to call and the document survive collections (against Jint, whose calls allocate, that happens
+          anyway). --public turns
           the fast path off (EnableFastPath = false) on this build's side, and on a baseline's too: the public reader,
           which reads through Jint's public API alone. --read-floor puts in this build's place the reads alone that
           the public reader cannot do without (for each object the toJSON lookup, the own keys, each key's descriptor
@@ -110,6 +113,7 @@ public static class AbRunner
             + $"timed per document, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
+            + $"{(options.CollectBetweenBatches ? "a generation-0 collection before every batch, " : "")}"
             + $"{(options.ReadFloor ? "this build replaced by the public reads alone" : options.WalkFloor ? "this build replaced by its walk with nothing written" : options.PublicReader ? "fast path off (the public reader)" : "fast path on")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores. Best call per side, µs.");
         V8Figures? v8 = null;
@@ -244,6 +248,9 @@ public static class AbRunner
                 case "--compact":
                     options.Compact = true;
                     break;
+                case "--collect":
+                    options.CollectBetweenBatches = true;
+                    break;
                 case "--public":
                     options.PublicReader = true;
                     break;
@@ -359,7 +366,7 @@ public static class AbRunner
         // document's time, V8 going first in every other slice.
         double[] best = [double.MaxValue, double.MaxValue];
         double v8Best = double.MaxValue;
-        Alternate(sides, value, best, options.Seconds / 2, timed: false);
+        Alternate(sides, value, best, options.Seconds / 2, timed: false, options.CollectBetweenBatches);
         if (withV8)
         {
             v8!.Run(options.Seconds / 2, timed: false);
@@ -373,7 +380,7 @@ public static class AbRunner
                 RunV8Slice();
             }
 
-            Alternate(sides, value, best, options.Seconds / V8Slices, timed: true);
+            Alternate(sides, value, best, options.Seconds / V8Slices, timed: true, options.CollectBetweenBatches);
             if (withV8 && !v8First)
             {
                 RunV8Slice();
@@ -386,8 +393,9 @@ public static class AbRunner
     }
 
     // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
-    // when timed, each side's best call goes into best.
-    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed)
+    // when timed, each side's best call goes into best. With collect, a generation-0 collection, untimed, comes before
+    // every batch.
+    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed, bool collect)
     {
         var clock = Stopwatch.StartNew();
         for (int round = 0; clock.Elapsed.TotalSeconds < seconds; round++)
@@ -395,6 +403,11 @@ public static class AbRunner
             for (int turn = 0; turn < 2; turn++)
             {
                 int side = (round + turn) % 2;
+                if (collect)
+                {
+                    GC.Collect(0);
+                }
+
                 for (int call = 0; call < Batch; call++)
                 {
                     long start = Stopwatch.GetTimestamp();
@@ -515,6 +528,8 @@ public static class AbRunner
         public int Space { get; set; }
 
         public bool Compact { get; set; }
+
+        public bool CollectBetweenBatches { get; set; }
 
         public bool PublicReader { get; set; }
 
