@@ -26,8 +26,8 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect] [--public] [--read-floor]
-            [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
+        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect]
+            [--public] [--read-floor] [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
           This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
@@ -395,7 +395,8 @@ public static class AbRunner
     // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
     // when timed, each side's best call goes into best. With collect, a generation-0 collection, untimed, comes before
     // every batch.
-    private static void Alternate(Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed, bool collect)
+    private static void Alternate(
+        Func<JsValue, long>[] sides, JsValue value, double[] best, double seconds, bool timed, bool collect)
     {
         var clock = Stopwatch.StartNew();
         for (int round = 0; clock.Elapsed.TotalSeconds < seconds; round++)
