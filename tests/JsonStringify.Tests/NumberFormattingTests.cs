@@ -125,6 +125,18 @@ public class NumberFormattingTests
         { 8253.3, "8253.3" },
         { -131148.2, "-131148.2" },
         { 68343909.1, "68343909.1" },
+
+        // The few-places layout around its edges: whole parts of one to twelve digits (five and more written as any
+        // integer is), three places scaled to seven, and the first and last of the seven places (expected text from V8).
+        { 12345.5, "12345.5" },
+        { -123456789.125, "-123456789.125" },
+        { 999999999999.999, "999999999999.999" },
+        { 100000000000.5, "100000000000.5" },
+        { 0.001, "0.001" },
+        { -0.0000015, "-0.0000015" },
+        { 10000.0000001, "10000.0000001" },
+        { 9999.9999999, "9999.9999999" },
+        { 0.1234567, "0.1234567" },
     };
 
     [Theory]
@@ -317,6 +329,17 @@ public class NumberFormattingTests
                 double k = 1 + rng.Below((ulong)s_exactPowersOfTen[rng.Range(1, 12)] - 1);
                 double scale = s_exactPowersOfTen[rng.Range(0, 22)];
                 AddEitherSign(rng.Coin() ? k / scale : k * scale);
+            }
+        });
+
+        Category("decimals of 1-7 places and 1-15 digits, and their neighbours (the few-places layout)", () =>
+        {
+            for (int i = 0; i < 100_000; i++)
+            {
+                int places = rng.Range(1, 7);
+                double k = 1 + rng.Below((ulong)s_exactPowersOfTen[rng.Range(1, 15)] - 1);
+                double v = k / s_exactPowersOfTen[places];
+                AddEitherSign(rng.Below(4) == 0 ? (rng.Coin() ? Math.BitIncrement(v) : Math.BitDecrement(v)) : v);
             }
         });
 

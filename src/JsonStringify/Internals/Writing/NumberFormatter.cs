@@ -316,14 +316,18 @@ internal static class NumberFormatter
             Throw.DestinationTooShort(nameof(buffer));
         }
 
-        (ulong significand, int exponent) = TryShortDecimal(Math.Abs(value), out ulong n, out int e)
-            ? (n, e)
-            : ShortestDecimal.Compute(Math.Abs(value));
-
         // A minus sign always goes in front, and is written over by the first digit when the value is positive.
         ref char first = ref MemoryMarshal.GetReference(buffer);
         first = '-';
         int w = (int)(BitConverter.DoubleToUInt64Bits(value) >> 63);
+
+        double magnitude = Math.Abs(value);
+        if (TryFewPlaces(magnitude, out ulong tenMillionths))
+        {
+            return w + WriteFewPlaces(tenMillionths, buffer[w..]);
+        }
+
+        (ulong significand, int exponent) = ShortestDecimal.Compute(magnitude);
 
         // value = 0.d1d2..dk × 10^point
         int k = CountDigits(significand);
@@ -395,32 +399,18 @@ internal static class NumberFormatter
     // are exact doubles and the division is rounded once, so the check is exact. Three places are tried first, then
     // seven: a multiply, a floor and a division decide each, faster than ShortestDecimal on such numbers (and the
     // zeros seven places leave a price cost more than the first try); everything else goes to ShortestDecimal.
-    private static bool TryShortDecimal(double magnitude, out ulong digits, out int exponent)
+    // tenMillionths is the decimal in units of 10^-7, trailing zeros and all. Below 10^-6 (seven places, n below 10)
+    // Number::toString uses e-notation, which ShortestDecimal's layout writes.
+    private static bool TryFewPlaces(double magnitude, out ulong tenMillionths)
     {
-        if (IsWholeOnceScaled(magnitude, 1e3, out digits))
+        if (IsWholeOnceScaled(magnitude, 1e3, out ulong thousandths))
         {
-            // A value that is not a whole number (those are written before) has at most two trailing zeros here: two,
-            // then one are dropped while there are that many.
-            exponent = -3;
-            DropTrailingZeros(ref digits, ref exponent, 100, 2);
-            DropTrailingZeros(ref digits, ref exponent, 10, 1);
-            Debug.Assert(digits % 10 != 0, "every trailing zero dropped");
+            // Below 10^15 × 10^4, which a ulong holds.
+            tenMillionths = thousandths * 10_000;
             return true;
         }
 
-        if (IsWholeOnceScaled(magnitude, 1e7, out digits))
-        {
-            // At most six: four, two, then one.
-            exponent = -7;
-            DropTrailingZeros(ref digits, ref exponent, 10_000, 4);
-            DropTrailingZeros(ref digits, ref exponent, 100, 2);
-            DropTrailingZeros(ref digits, ref exponent, 10, 1);
-            Debug.Assert(digits % 10 != 0, "every trailing zero dropped");
-            return true;
-        }
-
-        exponent = 0;
-        return false;
+        return IsWholeOnceScaled(magnitude, 1e7, out tenMillionths) && tenMillionths >= 10;
     }
 
     // Whether magnitude × scale is a whole number n below 10^15 (fifteen digits at most) and n / scale rounds back to
@@ -433,14 +423,52 @@ internal static class NumberFormatter
         return scaled >= 1 && scaled < 1e15 && Math.Floor(scaled) == scaled && scaled / scale == magnitude;
     }
 
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void DropTrailingZeros(ref ulong digits, ref int exponent, uint power, int zeros)
+    // Writes a decimal of seven places at most, given in units of 10^-7 and not a whole number, as Number::toString
+    // does from 10^-6 on: the whole part's digits (0 below 1), the point, and the seven places with their trailing
+    // zeros dropped. The places are made by multiplying, a digit to a byte in one ulong (SevenPlaces), and stored as
+    // eight chars from the point's place on, the point in place of their leading zero; their trailing zeros are the
+    // ulong's high zero bytes, counted rather than divided off. Returns the length.
+    private static int WriteFewPlaces(ulong tenMillionths, Span<char> buffer)
     {
-        ulong quotient = digits / power;
-        if (quotient * power == digits)
+        const uint places = 10_000_000;
+        ulong whole = tenMillionths / places;
+        uint fraction = (uint)(tenMillionths - (whole * places));
+        Debug.Assert(fraction != 0 && whole < 1_000_000_000_000, "a decimal below 10^12 that is not whole");
+
+        int length;
+        if (whole < SmallIntegerLimit)
         {
-            digits = quotient;
-            exponent += zeros;
+            length = FormatSmallInteger((uint)whole, buffer);
         }
+        else
+        {
+            length = CountDigits(whole);
+            WriteDigits(whole, length, buffer);
+        }
+
+        Debug.Assert(buffer.Length >= length + 8, "room for the point and seven places");
+        ulong digits = SevenPlaces(fraction);
+        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(digits + PointAndDigitChars).AsByte());
+        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length)));
+        return length + 8 - (BitOperations.LeadingZeroCount(digits) >> 3);
+    }
+
+    // Added to SevenPlaces' digits, byte by byte: '.' to the first (always 0), '0' to the other seven.
+    private const ulong PointAndDigitChars = 0x3030_3030_3030_302E;
+
+    // The eight decimal digits of a value below 10^7 with a leading zero (their values 0 to 9, not yet chars), one per
+    // byte in text order: the first digit in the lowest byte. Split in two groups of four in the ulong's 32-bit halves,
+    // each group into pairs in 16-bit lanes, each pair into its digits in bytes, all by multiplying: x / 100 is
+    // x × 10,486 >> 20 below 10^4 and x / 10 is x × 103 >> 10 below 100, so no lane's product reaches the next lane.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static ulong SevenPlaces(uint fraction)
+    {
+        Debug.Assert(fraction < 10_000_000, "seven places");
+        uint high = fraction / 10_000;
+        ulong groups = high | ((ulong)(fraction - (high * 10_000)) << 32);
+        ulong hundreds = ((groups * 10_486) >> 20) & 0x0000_007F_0000_007F;
+        ulong pairs = hundreds | ((groups - (hundreds * 100)) << 16);
+        ulong tens = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
+        return tens | ((pairs - (tens * 10)) << 8);
     }
 }
