@@ -400,7 +400,8 @@ internal static class NumberFormatter
     // decide each try, faster than ShortestDecimal on such numbers. Seven places are tried first, which also take most
     // decimals of fewer (about four in five of three places); where the value times 10^7 is not a whole double, three
     // places are tried. Everything else goes to ShortestDecimal, as do values below 10^-6 (seven places, n below 10),
-    // which Number::toString writes in e-notation. tenMillionths is the decimal in units of 10^-7, trailing zeros and all.
+    // which Number::toString writes in e-notation. tenMillionths is the decimal in units of 10^-7, trailing zeros and
+    // all.
     private static bool TryFewPlaces(double magnitude, out ulong tenMillionths)
     {
         if (IsWholeOnceScaled(magnitude, 1e7, out tenMillionths))
@@ -464,7 +465,8 @@ internal static class NumberFormatter
     // The eight decimal digits of a value below 10^7 with a leading zero (their values 0 to 9, not yet chars), one per
     // byte in text order: the first digit in the lowest byte. Split in two groups of four in the ulong's 32-bit halves,
     // each group into pairs in 16-bit lanes, each pair into its digits in bytes, all by multiplying: x / 100 is
-    // x × 10,486 >> 20 below 10^4 and x / 10 is x × 103 >> 10 below 100, so no lane's product reaches the next lane.
+    // x × 10,486 >> 20 below 10^4 and x / 10 is x × 103 >> 10 below 100. No lane's product carries into the lane above
+    // it; the shift brings the low bits of each lane's product into the top of the lane below, which the mask clears.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static ulong SevenPlaces(uint fraction)
     {
