@@ -127,7 +127,7 @@ public class NumberFormattingTests
         { 68343909.1, "68343909.1" },
 
         // The few-places layout around its edges: whole parts of one to twelve digits (five and more written as any
-        // integer is), three places scaled to seven, and the first and last of the seven places (expected text from V8).
+        // integer is), three places scaled to seven, and the first and last of the seven places (text from V8).
         { 12345.5, "12345.5" },
         { -123456789.125, "-123456789.125" },
         { 999999999999.999, "999999999999.999" },
