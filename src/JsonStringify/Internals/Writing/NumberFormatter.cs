@@ -441,16 +441,9 @@ internal static class NumberFormatter
         uint fraction = (uint)(tenMillionths - (whole * places));
         Debug.Assert(fraction != 0 && whole < 1_000_000_000_000, "a decimal below 10^12 that is not whole");
 
-        int length;
-        if (whole < SmallIntegerLimit)
-        {
-            length = FormatSmallInteger((uint)whole, buffer);
-        }
-        else
-        {
-            length = CountDigits(whole);
-            WriteDigits(whole, length, buffer);
-        }
+        int length = whole < SmallIntegerLimit
+            ? FormatSmallInteger((uint)whole, buffer)
+            : FormatUnsigned(whole, buffer);
 
         Debug.Assert(buffer.Length >= length + 8, "room for the point and seven places");
         ulong digits = SevenPlaces(fraction);
