@@ -11,6 +11,9 @@ namespace JsonStringify.Internals;
 /// <summary>The property-table reader: IL compiled once per process, used once the PropertyTables probe agreed.</summary>
 internal static partial class JintInternals
 {
+    // The cache lines after a table that ReadTable has fetched: a kilobyte, a small table's nodes and values.
+    private const int TableLines = 16;
+
     // The compiled reader, set by the PropertyTables probe before it checks it.
     private static TableReader? s_tableReader;
 
@@ -39,7 +42,7 @@ internal static partial class JintInternals
         {
             if (fetchAhead)
             {
-                ReadAhead.After(table);
+                ReadAhead.After(table, TableLines);
             }
 
             read = reader(table, tables.Entries, tables.Top, out kinds);

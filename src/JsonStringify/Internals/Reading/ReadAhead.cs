@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.Intrinsics.X86;
 
@@ -39,24 +40,35 @@ internal static class ReadAhead
     }
 
     /// <summary>
-    /// The sixteen cache lines after the one where <paramref name="o"/> starts: the kilobyte allocated after it. A
-    /// property table that <c>JSON.parse</c> made is followed by its parts in the order the parse made them (its
-    /// list's nodes or its slots, each property's descriptor, name and value), which the table reader reads one after
-    /// another, each node's address known only once the node before it has been read; fetched at once, they arrive
-    /// together.
+    /// The <paramref name="lines"/> cache lines after the one where <paramref name="o"/> starts: the memory allocated
+    /// after it. <c>JSON.parse</c> makes a container before its contents and each part before the next, so what follows
+    /// a container it made is its own contents, in the order the walk reads them: a property table's list nodes or
+    /// slots with each property's descriptor, name and value, which the table reader could otherwise only reach one
+    /// after another (each node's address is known only once the node before it has been read); a large row's
+    /// properties and nested containers. Fetched at once, they arrive together.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static unsafe void After(object o)
+    public static unsafe void After(object o, int lines)
     {
+        Debug.Assert(lines > 0, "at least one line");
         if (Sse.IsSupported)
         {
             byte* at = AddressOf(o);
-            for (int line = 1; line <= 16; line++)
+            for (int line = 1; line <= lines; line++)
             {
                 Sse.Prefetch0(at + (line * 64));
             }
         }
     }
+
+    /// <summary>
+    /// How far <paramref name="later"/> starts after <paramref name="o"/> in memory, in bytes (negative when before
+    /// it): for two elements of an array that <c>JSON.parse</c> made, the size of the elements from the first up to
+    /// the second, with all their parts. Only a hint, like the fetches: a collection may move either object at any
+    /// time.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static unsafe long Distance(object o, object later) => AddressOf(later) - AddressOf(o);
 
     /// <summary>The cache line where <paramref name="o"/> starts: all of a number, a boolean or a string's wrapper.</summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

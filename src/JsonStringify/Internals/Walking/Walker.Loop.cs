@@ -119,13 +119,15 @@ internal sealed partial class Walker<TOutput>
             else if (_pureShapes && IsPure(ref frame, value, out object? shape, out ShapeLayout? layout))
             {
                 // An element that is an object or an array is a few objects whose reads wait on memory: the element
-                // ContainerReadAhead places on is fetched meanwhile.
-                if (_reader.TryGetDenseElement(container, i + ContainerReadAhead, out JsValue ahead))
+                // ContainerReadAhead places on is fetched meanwhile (and more of it by OpenPure, for a large row).
+                JsValue? ahead = null;
+                if (_reader.TryGetDenseElement(container, i + ContainerReadAhead, out JsValue later))
                 {
-                    ReadAhead.Neighbourhood(ahead);
+                    ReadAhead.Neighbourhood(later);
+                    ahead = later;
                 }
 
-                bool opened = OpenPure(value, shape, layout, asElement: true);
+                bool opened = OpenPure(value, shape, layout, asElement: true, ahead);
                 CountWork();
                 if (opened)
                 {
@@ -287,7 +289,7 @@ internal sealed partial class Walker<TOutput>
     private bool OpenPureProperty(ref Frame frame, JsValue? key, string name, bool quoted, JsValue value, object? shape, ShapeLayout? layout)
     {
         WritePropertyName(ref frame, key, name, quoted);
-        bool opened = OpenPure(value, shape, layout, asElement: false);
+        bool opened = OpenPure(value, shape, layout, asElement: false, ahead: null);
         CountWork();
         return opened;
     }

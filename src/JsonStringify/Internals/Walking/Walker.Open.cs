@@ -109,13 +109,25 @@ internal sealed partial class Walker<TOutput>
         }
     }
 
+    // Table rows at least this far apart in memory, ContainerReadAhead places from each other, are large: about 2 KB or
+    // more each with their parts, as the rows of a large document that JSON.parse made, each followed by its own
+    // contents (GeoJSON's features take about 3.5 KB). Of such a row ahead, FarRowLines cache lines after it are
+    // fetched as well. Rows that lie closer, or in a smaller output (FetchTablesAhead), are not: there, as in a
+    // document built in script by assignment, whose rows lie among other objects, the fetches cost more than they
+    // save.
+    private const long FarRowsDistance = 4096;
+
+    // The cache lines after a large row ahead that are fetched: its first 2 KB.
+    private const int FarRowLines = 32;
+
     // Opens what IsPure accepted; false when no frame was pushed: an empty array, an object whose class has no keys, an
     // array whose elements are all JSON primitives, and an object whose values are (of a hidden class wherever it is,
     // or a property table that is an element of an array) are written whole, after the same depth and cycle checks that
     // opening them would make (the depth limit counts them; an array may be on the stack, emptied by a toJSON).
     // Hidden-class objects that are properties' values are tried as leaves too; tables that are properties' values are
     // pushed at once, since trying them as leaves gained nothing measurable.
-    private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement)
+    // ahead is the element ContainerReadAhead places on, for an element, when there is one.
+    private bool OpenPure(JsValue value, object? shape, ShapeLayout? layout, bool asElement, JsValue? ahead)
     {
         if (layout is not null)
         {
@@ -133,6 +145,11 @@ internal sealed partial class Walker<TOutput>
         {
             if (asElement)
             {
+                if (ahead is not null && FetchTablesAhead && ReadAhead.Distance(table, ahead) >= FarRowsDistance)
+                {
+                    ReadAhead.After(ahead, FarRowLines);
+                }
+
                 return OpenPureTableElement(table);
             }
 
