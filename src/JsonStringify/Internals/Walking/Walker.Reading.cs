@@ -31,10 +31,10 @@ internal sealed partial class Walker<TOutput>
     // The properties of the table objects read and not yet closed.
     private readonly TableStack _tables = new();
 
-    // Whether a table's read has the processor fetch its parts first (ReadAhead.After): once the output has passed
-    // LargeOutputChars. A smaller document is a graph of Jint's objects of about a megabyte or less, which the calls
-    // after the first mostly find in the processor's caches, and there the fetches cost more than they save; a larger
-    // one's tables are mostly read from memory.
+    // Whether a table's read has the processor fetch its parts first (ReadAhead.After), and a large table row ahead its
+    // first lines (see FarRowsDistance): once the output has passed LargeOutputChars. A smaller document is a graph of
+    // Jint's objects of about a megabyte or less, which the calls after the first mostly find in the processor's
+    // caches, and there the fetches cost more than they save; a larger one's tables are mostly read from memory.
     private bool FetchTablesAhead => _output.Length >= JsonConstants.LargeOutputChars;
 
     // A table object's properties, read when its toJSON lookup was proved empty, for OpenPureTable (or OpenObject) to
