@@ -224,6 +224,11 @@ public class ApiTests
         Assert.Equal("[[{\"x\":[1]}],[[{\"x\":2}]]]", four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[{x: 2}]]]")));
         Assert.Throws<JavaScriptException>(() => four.SerializeToString(engine.Evaluate("[[{x: [1]}], [[[{x: 2}]]]]")));
 
+        // And values opened in place by an object written whole: the limit counts the object they are opened in.
+        Assert.Equal("{\"p\":1,\"a\":{\"q\":2,\"b\":{\"x\":1}},\"r\":3}", serializer.SerializeToString(engine.Evaluate("({p: 1, a: {q: 2, b: {x: 1}}, r: 3})")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({p: 1, a: {q: 2, b: {x: {}}}, r: 3})")));
+        Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("[{p: 1, a: {q: 2, b: [1]}}]")));
+
         // And an array whose elements are all primitives, as an element or a property, or whose first elements are.
         Assert.Equal("{\"a\":{\"b\":[1,2]}}", serializer.SerializeToString(engine.Evaluate("({a: {b: [1, 2]}})")));
         Assert.Throws<JavaScriptException>(() => serializer.SerializeToString(engine.Evaluate("({a: {b: {c: [1]}}})")));

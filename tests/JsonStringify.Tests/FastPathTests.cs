@@ -165,6 +165,14 @@ public class FastPathTests
         "JSON.stringify([[undefined, 1], [1, function () {}, 2], [1, 2, Symbol('s')], [1, {}, [], 3], [1, , 3], [, 1], [1, , ], [1, [2, [3, {a: [4, 5]}]]]], null, '-')",
         "Object.defineProperty(Array.prototype, 1, {get() { this[2] = 'late'; return 'got'; }, configurable: true}); var r = JSON.stringify([[0, , 2], [0, 1, 2], {a: [0, , 2]}]); delete Array.prototype[1]; r",
         "Number.prototype.toJSON = function () { return 'no'; }; String.prototype.toJSON = Number.prototype.toJSON; var r = JSON.stringify([1, ['s', 3], {a: [4, 's']}]); delete Number.prototype.toJSON; delete String.prototype.toJSON; r",
+        // values that an object being written whole opens in place: objects and arrays, leaves or not, one to four
+        // deep, of a class or a table, with a toJSON or a getter among them, compact and indented; chains 10 to 40
+        // deep whose every level holds such values, opened as the stack of frames grows under them; and an object, or
+        // an array's element, written whole with its values opened in place where the stack of frames is full (at 16
+        // to 1,024 frames, whichever a pooled walker has), with more after it for its container to go on with
+        "function t(o) { var r = {}; for (var k of Object.keys(o)) r[k] = o[k]; return r; } var P = {toJSON() { return 'p'; }}; var v = [{a: 1, b: {c: {d: {e: {f: 1}}}, g: [1, [2]]}, h: {}, i: [], j: t({k: 1}), l: Object.create(P), m: 'x'}, {a: 2, b: {c: 1, get g() { return {late: 1}; }}, n: {o: undefined, p() {}}}, {a: 3, b: {c: [{d: 1}, {e: [2]}]}, q: {r: {s: {t: {u: 1}}}}}]; JSON.stringify(v) + JSON.stringify(v, null, 2)",
+        "function chain(n) { var root = {}; var cur = root; for (var i = 0; i < n; i++) { cur.s = {v: [i], w: {x: i}}; cur.n = {}; cur = cur.n; } cur.end = [n]; return root; } var out = []; for (var n = 10; n <= 40; n++) out.push(JSON.stringify(chain(n))); out.join('|')",
+        "function at(d, end) { var root = {}; var cur = root; for (var i = 0; i < d; i++) { cur.n = {}; cur = cur.n; } cur.n = end(); cur.tail = [3]; return root; } var out = []; [16, 32, 64, 128, 256, 512, 1024].forEach(function (c) { for (var d = c - 4; d <= c + 1; d++) { out.push(JSON.stringify(at(d, () => ({leaf: {s: 1}, after: 2}))).length, JSON.stringify(at(d, () => [{leaf: {s: 1}}, 2])).length); } }); out.join()",
         // one empty array met many times is not a cycle
         "var e = []; JSON.stringify({x: e, y: [e, e], z: {w: e}})",
         // a nested call on the same serializer, while the outer call holds the cache

@@ -319,41 +319,148 @@ internal sealed partial class Walker<TOutput>
         return TryWriteLeaf(o, shape, layout);
     }
 
-    // OpenShapedValue's try: the object written whole, or pushed with its leading primitives written (true). Kept
-    // out of RunArray and RunShapedObject, whose code stays as small for the objects that skip it.
+    // OpenShapedValue's try: the object written whole, or pushed with its leading properties written (true). A value
+    // that is an object or an array is opened in place (OpenInPlace), up to MaxInPlaceLevels deep, so that an object
+    // whose containers are leaves is written whole too; from the first such value on, o is on the stack under it, as
+    // RunShapedObject would have it. Kept out of RunArray and RunShapedObject, whose code stays as small for the
+    // objects that skip it.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool TryWriteLeaf(JsObject o, object shape, ShapeLayout layout)
     {
         CheckEnter(o);
         _output.StartObject();
-        int written = WriteLeadingPrimitives(o, shape, layout);
-        if (written == layout.Keys.Length)
+        int count = layout.Keys.Length;
+        int written = 0;
+        bool pushed = false;
+        while (true)
+        {
+            written = WriteLeadingPrimitives(o, shape, layout, written);
+            if (written == count || _inPlaceLevels == MaxInPlaceLevels)
+            {
+                break;
+            }
+
+            if (!pushed)
+            {
+                // The frames must not move while values are opened in place: a caller that has o written whole goes
+                // on with its own frame, which it holds by reference. So o, and the value's object in its turn, must
+                // find room on the stack as it is.
+                if (_depth + MaxInPlaceLevels >= _frames.Length)
+                {
+                    break;
+                }
+
+                // Nothing has run since CheckEnter but the output and the work budget, which cannot reach the stack.
+                PushShapedObject(o, shape, layout);
+                pushed = true;
+            }
+
+            InPlace opened = OpenInPlace(o, shape, layout, written);
+            if (opened == InPlace.Pushed)
+            {
+                layout.LeafTriesSkipped = JsonConstants.LeafTriesSkipped;
+                return true;
+            }
+
+            if (opened == InPlace.NotOpened)
+            {
+                break;
+            }
+
+            written++;
+        }
+
+        if (written == count)
         {
             _output.EndObject(empty: false);
+            if (pushed)
+            {
+                Exit();
+            }
+
             return false;
         }
 
         layout.LeafTriesSkipped = JsonConstants.LeafTriesSkipped;
+        if (!pushed)
+        {
+            PushShapedObject(o, shape, layout);
+        }
 
-        // Nothing has run since CheckEnter but the output and the work budget, which cannot reach the stack.
-        Push(o);
-        ref Frame frame = ref _frames[_depth - 1];
-        StartShapedObject(ref frame, shape, layout);
-        frame.Resume((ulong)written);
+        _frames[_depth - 1].Resume((ulong)written);
         return true;
     }
 
-    // The properties of a hidden-class object from its first, while each value read from its slot is a JSON primitive
-    // (which SerializeJSONProperty writes as it is, with no replacer function): how many were written. As in
-    // RunShapedObject, the class is checked before every read. Inlined into TryWriteLeaf, its one caller, which a
-    // profile did by itself and code compiled without one did not.
+    // How many objects TryWriteLeaf opens values in, one inside another: a bound on the thread's stack, which the
+    // frames otherwise never use.
+    private const int MaxInPlaceLevels = 2;
+
+    // How many TryWriteLeaf calls are opening a value in place; zero between calls.
+    private int _inPlaceLevels;
+
+    private enum InPlace
+    {
+        // The value is not an object or an array that IsPure accepts: TryWriteLeaf leaves o pushed, to go on from it.
+        NotOpened,
+
+        // The value was written whole: TryWriteLeaf goes on with o.
+        Written,
+
+        // The value was pushed, above o, which goes on after the value's property.
+        Pushed,
+    }
+
+    // A frame for a hidden-class object that CheckEnter has accepted, with no user code run since. The frame at this
+    // depth mostly held a sibling of o, of its class, whose layout it keeps: one class's layouts are all alike.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private int WriteLeadingPrimitives(JsObject o, object shape, ShapeLayout layout)
+    private void PushShapedObject(JsObject o, object shape, ShapeLayout layout)
+    {
+        Push(o);
+        ref Frame frame = ref _frames[_depth - 1];
+        frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
+        if (!ReferenceEquals(frame.Shape, shape))
+        {
+            frame.Shape = shape;
+            frame.Layout = layout;
+        }
+    }
+
+    // The value of the property at index of o, which TryWriteLeaf has pushed and written up to there: when IsPure
+    // accepts it, its name, then the value opened at once. With the frame's index past the property, o is as
+    // RunShapedObject would have it while the value is open, for the cycle check, the depth limit and its error
+    // messages, and to go on from should the value be pushed.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private InPlace OpenInPlace(JsObject o, object shape, ShapeLayout layout, int index)
+    {
+        ref Frame frame = ref _frames[_depth - 1];
+        Debug.Assert(ReferenceEquals(frame.Container, o) && frame.Kind == FrameKind.ShapedObject, "o is on top");
+        if (!ValueReader.HasShape(o, shape) || ValueReader.TryGetSlot(o, index) is not { } value || value.Type != Types.Object
+            || !IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
+        {
+            return InPlace.NotOpened;
+        }
+
+        frame.Index = (ulong)index + 1;
+        frame.Empty = false;
+        _output.WriteQuotedPropertyName(QuotedNames(layout)[index], PlainName(layout.Keys, index), index == 0);
+        _inPlaceLevels++;
+        bool pushed = OpenPure(value, childShape, childLayout, asElement: false, ahead: null);
+        _inPlaceLevels--;
+        CountWork();
+        return pushed ? InPlace.Pushed : InPlace.Written;
+    }
+
+    // The properties of a hidden-class object from start, while each value read from its slot is a JSON primitive
+    // (which SerializeJSONProperty writes as it is, with no replacer function): the index of the first one not
+    // written. As in RunShapedObject, the class is checked before every read. Inlined into TryWriteLeaf, its one
+    // caller, which a profile did by itself and code compiled without one did not.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private int WriteLeadingPrimitives(JsObject o, object shape, ShapeLayout layout, int start)
     {
         string[] names = QuotedNames(layout);
         JsValue[] keys = layout.Keys;
         Debug.Assert(names.Length == keys.Length, "a quoted name for every key");
-        int i = 0;
+        int i = start;
         for (; i < names.Length; i++)
         {
             if (!ValueReader.HasShape(o, shape) || ValueReader.TryGetSlot(o, i) is not { } value)

@@ -69,6 +69,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         _gap = gap;
         _maxDepth = _output.LimitDepth(maxDepth);
         _itemsSinceCheck = 0;
+        _inPlaceLevels = 0;
         _lengthAtCheck = 0;
         _lengthLimit = maxLength;
         _nextCheckLength = NextCheckLength();
