@@ -410,43 +410,37 @@ internal sealed partial class Walker<TOutput>
         Pushed,
     }
 
-    // A frame for a hidden-class object that CheckEnter has accepted, with no user code run since. The frame at this
-    // depth mostly held a sibling of o, of its class, whose layout it keeps: one class's layouts are all alike.
+    // A frame for a hidden-class object that CheckEnter has accepted, with no user code run since.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private void PushShapedObject(JsObject o, object shape, ShapeLayout layout)
     {
         Push(o);
-        ref Frame frame = ref _frames[_depth - 1];
-        frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
-        if (!ReferenceEquals(frame.Shape, shape))
-        {
-            frame.Shape = shape;
-            frame.Layout = layout;
-        }
+        StartShapedObject(ref _frames[_depth - 1], shape, layout);
     }
 
     // The value of the property at index of o, which TryWriteLeaf has pushed and written up to there: when IsPure
-    // accepts it, its name, then the value opened at once. With the frame's index past the property, o is as
-    // RunShapedObject would have it while the value is open, for the cycle check, the depth limit and its error
-    // messages, and to go on from should the value be pushed.
+    // accepts it, its name and the value opened at once, as RunShapedObject does. With the frame's index past the
+    // property, o is as RunShapedObject would have it while the value is open, for the cycle check, the depth limit
+    // and its error messages, and to go on from should the value be pushed.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private InPlace OpenInPlace(JsObject o, object shape, ShapeLayout layout, int index)
     {
         ref Frame frame = ref _frames[_depth - 1];
         Debug.Assert(ReferenceEquals(frame.Container, o) && frame.Kind == FrameKind.ShapedObject, "o is on top");
-        if (!ValueReader.HasShape(o, shape) || ValueReader.TryGetSlot(o, index) is not { } value || value.Type != Types.Object
+        if (!ValueReader.HasShape(o, shape)
+            || ValueReader.TryGetSlot(o, index) is not { } value
+            || value.Type != Types.Object
             || !IsPure(ref frame, value, out object? childShape, out ShapeLayout? childLayout))
         {
             return InPlace.NotOpened;
         }
 
         frame.Index = (ulong)index + 1;
-        frame.Empty = false;
-        _output.WriteQuotedPropertyName(QuotedNames(layout)[index], PlainName(layout.Keys, index), index == 0);
+        frame.Empty = index == 0;
         _inPlaceLevels++;
-        bool pushed = OpenPure(value, childShape, childLayout, asElement: false, ahead: null);
+        bool pushed = OpenPureProperty(
+            ref frame, layout.Keys[index], QuotedNames(layout)[index], quoted: true, value, childShape, childLayout);
         _inPlaceLevels--;
-        CountWork();
         return pushed ? InPlace.Pushed : InPlace.Written;
     }
 
@@ -482,11 +476,20 @@ internal sealed partial class Walker<TOutput>
         return i;
     }
 
+    // The frame at this depth mostly held a sibling of the object, of its class: each reference is stored only when it
+    // differs, since a store into frames that have aged takes the write barrier's long path (see RenewAgedArrays).
     private static void StartShapedObject(ref Frame frame, object shape, ShapeLayout layout)
     {
         frame.Start(FrameKind.ShapedObject, (ulong)layout.Keys.Length);
-        frame.Shape = shape;
-        frame.Layout = layout;
+        if (!ReferenceEquals(frame.Shape, shape))
+        {
+            frame.Shape = shape;
+        }
+
+        if (!ReferenceEquals(frame.Layout, layout))
+        {
+            frame.Layout = layout;
+        }
     }
 
     // SerializeJSONArray steps 1-5: the cycle check, then LengthOfArrayLike.
