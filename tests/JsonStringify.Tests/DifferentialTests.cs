@@ -134,7 +134,7 @@ public class DifferentialTests
         var builtin = new Jint.Native.Json.JsonSerializer(engine);
         string[] specials = ["\ud83d\ude00", "\ud83d\ude00\ud83d\ude00", "\ud800", "\udc00", "\udbff", "\udfff", "\udc00\ud800", "\"", "\\", "\u001f", "\u00e9", "\uffff"];
         int written = 0;
-        foreach (string text in StringVariants.UpToFiveBlocks(specials))
+        foreach (string text in StringVariants.UpToBlocks(5, specials))
         {
             bool asItIs = builtin.Serialize(new JsString(text), JsValue.Undefined, JsValue.Undefined).ToString() == "\"" + text + "\"";
             if (asItIs == Internals.StringEscaper.NeedsEscaping(text))
@@ -151,7 +151,7 @@ public class DifferentialTests
 
     // Strings are checked and copied in blocks of 16 chars, with a last block that reaches back over chars already
     // copied (unless an escape lies among them), and those under 16 in two overlapping halves; the writer copies clean
-    // values of up to 64 chars inline and calls the escaper for the others. Every length up to five blocks, with each
+    // values of up to 128 chars inline and calls the escaper for the others. Every length up to nine blocks, with each
     // kind of char that needs escaping (and a valid pair, which does not) at every position, and the same texts as
     // property names.
     [Fact]
@@ -161,7 +161,7 @@ public class DifferentialTests
         var builtin = new Jint.Native.Json.JsonSerializer(engine);
         var ours = new JsonSerializer(engine);
         string[] specials = ["\"", "\\", "\n", "\u0001", "\u001f", "\u007f", "\ud800", "\udfff", "\ud83d\ude00", "\u00e9", " "];
-        foreach (string text in StringVariants.UpToFiveBlocks(specials))
+        foreach (string text in StringVariants.UpToBlocks(9, specials))
         {
             Check(text);
         }
@@ -206,7 +206,7 @@ public class DifferentialTests
     public static TheoryData<string> Gaps => new() { "1", "2", "4", "10", "'\\t'", "'ab'", "'0123456789'", "'0123456789abc'" };
 
     // Indented output writes a short line (the comma, the line break and the indentation) and the name after it in one
-    // piece, and longer ones in several: names of every length from 0 to 40 chars, some around 64, and names to escape,
+    // piece, and longer ones in several: names of every length from 0 to 40 chars, some around 64 and 128, and names to escape,
     // at every depth to 20, with each kind of gap, in objects with a hidden class (names quoted ahead) and in property
     // tables (names quoted as they are written), ending with every kind of value, empty containers among them.
     [Theory]
@@ -217,8 +217,8 @@ public class DifferentialTests
         engine.Execute("""
             const names = [];
             for (let n = 0; n <= 40; n++) names.push('k'.repeat(n));
-            for (const n of [50, 63, 64, 65, 66]) names.push('k'.repeat(n));
-            names.push('q"uote', 'line\nbreak', '\u00e9'.repeat(20), '\u2028', 'x'.repeat(15) + '\u0001');
+            for (const n of [50, 63, 64, 65, 66, 127, 128, 129, 130]) names.push('k'.repeat(n));
+            names.push('q"uote', 'line\nbreak', '\u00e9'.repeat(20), '\u2028', 'x'.repeat(15) + '\u0001', 'y'.repeat(100) + '\n');
             function leaf(i) {
                 const o = {};
                 for (const n of names) o[n] = [[], {}, i, 'v'.repeat(n.length), [i, {}], { a: i }][n.length % 6];

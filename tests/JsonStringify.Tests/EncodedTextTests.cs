@@ -114,15 +114,15 @@ public class EncodedTextTests
         }
     }
 
-    // Every length up to five blocks of 16 chars, clean and with each kind of char the writer escapes (or not: a valid
-    // pair, plain ASCII) at every position, as values and as names.
+    // Every length up to nine blocks of 16 chars (past the longest value the writer copies inline), clean and with each
+    // kind of char the writer escapes (or not: a valid pair, plain ASCII) at every position, as values and as names.
     [Fact]
     public void StringsOfEveryShortLengthAreTheWritersOwn()
     {
         var engine = new Engine();
         var serializer = new JsonSerializer(engine);
         string[] specials = ["\"", "\\", "\n", "\u0001", "\u007f", "<", ">", "&", "'", "+", "`", "\u00e9", "\u2028", "\ud83d\ude00", "\ud800", " "];
-        foreach (string text in StringVariants.UpToFiveBlocks(specials))
+        foreach (string text in StringVariants.UpToBlocks(9, specials))
         {
             var value = new JsArray(engine, [new JsString(text), JsValue.FromObject(engine, new Dictionary<string, object> { [text] = 1 })]);
             Assert.Equal(WriteTokens(serializer, value, Layout.Compact, Position.AfterName), WriteText(serializer, value, Layout.Compact, Position.AfterName));

@@ -7,11 +7,12 @@ namespace JsonStringify.Tests;
 internal static class StringVariants
 {
     /// <summary>
-    /// Every length up to five blocks, each clean and with each special text inserted at every position.
+    /// Every length up to <paramref name="blocks"/> blocks, each clean and with each special text inserted at every
+    /// position.
     /// </summary>
-    public static IEnumerable<string> UpToFiveBlocks(IEnumerable<string> specials)
+    public static IEnumerable<string> UpToBlocks(int blocks, IEnumerable<string> specials)
     {
-        for (int length = 0; length <= 80; length++)
+        for (int length = 0; length <= blocks * 16; length++)
         {
             string clean = Letters(length);
             yield return clean;

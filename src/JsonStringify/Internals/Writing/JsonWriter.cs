@@ -288,7 +288,7 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteIndentedPropertyName(string name, bool first)
     {
-        // A name of up to 64 chars on a short line: the name's line started, then the name quoted inline after it, as
+        // A name of up to 128 chars on a short line: the name's line started, then the name quoted inline after it, as
         // WriteString quotes a value.
         if (IsInlined(name) && TryStartShortLine(first, StringEscaper.MaxMediumLength + 4, out Span<char> rest))
         {
@@ -503,7 +503,7 @@ internal sealed partial class JsonWriter
     private static bool IsShort(string value) =>
         (uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxShortLength - StringEscaper.MinShortLength;
 
-    // Values of 2 to 64 chars: checked and copied inline, with no call to the escaper unless one needs escaping.
+    // Values of 2 to 128 chars: checked and copied inline, with no call to the escaper unless one needs escaping.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsInlined(string value) =>
         (uint)(value.Length - StringEscaper.MinShortLength) <= StringEscaper.MaxMediumLength - StringEscaper.MinShortLength;

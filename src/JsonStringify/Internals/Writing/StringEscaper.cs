@@ -25,8 +25,8 @@ internal static class StringEscaper
     /// <summary>The longest value <see cref="TryCopyShort"/> takes: one char short of a block.</summary>
     public const int MaxShortLength = BlockLength - 1;
 
-    /// <summary>The longest value <see cref="TryCopyMedium"/> takes: four blocks.</summary>
-    public const int MaxMediumLength = 4 * BlockLength;
+    /// <summary>The longest value <see cref="TryCopyMedium"/> takes: eight blocks.</summary>
+    public const int MaxMediumLength = 8 * BlockLength;
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, into <paramref name="destination"/>,
@@ -180,13 +180,23 @@ internal static class StringEscaper
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
         ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
         int lastBlock = value.Length - BlockLength;
-        uint special = CopyBlock(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, lastBlock));
-        for (int i = 0; i < lastBlock; i += BlockLength)
+
+        // The last block first, and a stop at the first block with a char to escape: a value that needs escaping
+        // mostly has it at its end (a line break), and is then copied only that far before the escaper takes it.
+        if (CopyBlock(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, lastBlock)) != 0)
         {
-            special |= CopyBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, i));
+            return false;
         }
 
-        return special == 0;
+        for (int i = 0; i < lastBlock; i += BlockLength)
+        {
+            if (CopyBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, i)) != 0)
+            {
+                return false;
+            }
+        }
+
+        return true;
     }
 
     /// <summary>
