@@ -73,9 +73,7 @@ internal static class WalkFloor
         {
         }
 
-        public void WriteNull() => _counts.Length += 4;
-
-        public void WriteBoolean(bool value) => _counts.Length += value ? 4 : 5;
+        public void WriteLiteral(JsonLiteral literal) => _counts.Length += literal == JsonLiteral.False ? 5 : 4;
 
         public void WriteNumber(double value) => _counts.Length++;
 

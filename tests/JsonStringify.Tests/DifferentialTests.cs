@@ -1,3 +1,4 @@
+using System.Reflection;
 using Jint;
 using Jint.Native;
 using Jint.Runtime;
@@ -201,6 +202,69 @@ public class DifferentialTests
             Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(holder));
             Assert.Equal(builtin.Serialize(holder, JsValue.Undefined, JsValue.Undefined).ToString(), ours.SerializeToString(holder));
         }
+    }
+
+    // null, true and false are told apart without a branch, from the value's type and reference: every sequence of
+    // three of them, as array elements, as the values of a hidden class, of a property table and of a parsed object,
+    // beside strings and numbers, compact and indented; and long seeded runs of them.
+    [Fact]
+    public void LiteralsInEveryOrderMatchJint()
+    {
+        using var engine = new Engine();
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        string[] literals = ["true", "false", "null"];
+        var random = new Random(20261129);
+        var scripts = new List<string>();
+        foreach (string a in literals)
+        {
+            foreach (string b in literals)
+            {
+                foreach (string c in literals)
+                {
+                    scripts.Add($"[{a}, {b}, {c}]");
+                    scripts.Add($"[1, {a}, 'x', {b}, {c}, 2.5]");
+                    scripts.Add($"({{ a: {a}, b: {b}, c: {c} }})");
+                    scripts.Add($"(() => {{ const o = {{}}; o['k' + 1] = {a}; o.b = {b}; return o; }})()");
+                    scripts.Add($"(() => {{ const o = {{ b: 0 }}; delete o.b; o.b = {b}; o.c = {c}; return o; }})()");
+                    scripts.Add($"JSON.parse('{{\"a\":{a},\"b\":[{b}],\"c\":{c}}}')");
+                }
+            }
+        }
+
+        for (int run = 0; run < 4; run++)
+        {
+            string[] values = Enumerable.Range(0, 3000).Select(_ => literals[random.Next(3)]).ToArray();
+            scripts.Add("[" + string.Join(", ", values) + "]");
+            IEnumerable<string> rows = values.Chunk(3).Select(v => $"{{ x: {v[0]}, y: {v[1]}, z: {v[2]} }}");
+            scripts.Add("[" + string.Join(", ", rows) + "]");
+        }
+
+        Assert.Same(JsBoolean.True, engine.Evaluate("!0"));
+        Assert.Same(JsBoolean.False, JsValue.FromObject(engine, false));
+        foreach (string script in scripts)
+        {
+            JsValue value = engine.Evaluate(script);
+            foreach (JsValue space in new JsValue[] { JsValue.Undefined, JsNumber.Create(2) })
+            {
+                string expected = builtin.Serialize(value, JsValue.Undefined, space).ToString();
+                string? actual = ours.SerializeToString(value, null, space);
+                Assert.True(expected == actual, $"script: {script}\nexpected: {expected}\nactual:   {actual}");
+            }
+        }
+    }
+
+    // The walker tells true from false by reference: Jint has no booleans but JsBoolean.True and JsBoolean.False, as
+    // long as nothing outside the class can make one.
+    [Fact]
+    public void JintHasNoBooleansButTrueAndFalse()
+    {
+        ConstructorInfo[] constructors =
+            typeof(JsBoolean).GetConstructors(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic);
+        Assert.NotEmpty(constructors);
+        Assert.All(constructors, constructor => Assert.True(constructor.IsPrivate, constructor.ToString()));
+        Assert.True(JsBoolean.True.AsBoolean());
+        Assert.False(JsBoolean.False.AsBoolean());
     }
 
     public static TheoryData<string> Gaps => new() { "1", "2", "4", "10", "'\\t'", "'ab'", "'0123456789'", "'0123456789abc'" };

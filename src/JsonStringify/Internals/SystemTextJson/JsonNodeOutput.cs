@@ -46,9 +46,8 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public void Reset() => _builder.Reset();
 
-    public void WriteNull() => _builder.Add(null);
-
-    public void WriteBoolean(bool value) => _builder.Add(JsonValue.Create(value));
+    public void WriteLiteral(JsonLiteral literal) =>
+        _builder.Add(literal == JsonLiteral.Null ? null : JsonValue.Create(literal == JsonLiteral.True));
 
     public void WriteNumber(double value)
     {

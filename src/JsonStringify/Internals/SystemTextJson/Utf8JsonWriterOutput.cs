@@ -90,20 +90,23 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         _state.HasName = false;
     }
 
-    public void WriteNull()
+    public void WriteLiteral(JsonLiteral literal)
     {
-        if (TakeName(out JsonEncodedText name))
+        bool named = TakeName(out JsonEncodedText name);
+        if (literal == JsonLiteral.Null)
         {
-            Writer.WriteNull(name);
+            if (named)
+            {
+                Writer.WriteNull(name);
+                return;
+            }
+
+            Writer.WriteNullValue();
             return;
         }
 
-        Writer.WriteNullValue();
-    }
-
-    public void WriteBoolean(bool value)
-    {
-        if (TakeName(out JsonEncodedText name))
+        bool value = literal == JsonLiteral.True;
+        if (named)
         {
             Writer.WriteBoolean(name, value);
             return;
@@ -116,7 +119,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     {
         if (!double.IsFinite(value))
         {
-            WriteNull();
+            WriteLiteral(JsonLiteral.Null);
             return;
         }
 

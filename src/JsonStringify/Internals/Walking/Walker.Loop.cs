@@ -150,7 +150,7 @@ internal sealed partial class Walker<TOutput>
             {
                 // undefined, a function or a symbol: null, a value like any other for the length limit and the
                 // constraints (an array of holes is all nulls).
-                _output.WriteNull();
+                _output.WriteLiteral(JsonLiteral.Null);
                 CountWork();
                 continue;
             }

@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -130,13 +131,25 @@ internal sealed partial class Walker<TOutput>
         {
             _output.WriteNumber(value.AsNumber());
         }
-        else if (type == Types.Boolean)
-        {
-            _output.WriteBoolean(value.AsBoolean());
-        }
         else
         {
-            _output.WriteNull();
+            _output.WriteLiteral(LiteralOf(value, type));
         }
+    }
+
+    // null, true or false, found without a branch: in a document of flags and optional fields which of them comes next
+    // is as good as random, and a branch on it would be mispredicted often. Jint makes no booleans but JsBoolean.True
+    // and JsBoolean.False (its constructor is private; AssumptionTests checks it on every release claimed), so true is
+    // the one reference; and Types is a set of flags, in which type >> 2 is 1 for Boolean (4) and 0 for Null (2).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static JsonLiteral LiteralOf(JsValue value, Types type)
+    {
+        Debug.Assert(type is Types.Null or Types.Boolean, "a literal");
+        Debug.Assert(type == Types.Null || ReferenceEquals(value, JsBoolean.True) == value.AsBoolean(), "one true");
+        int isTrue = ReferenceEquals(value, JsBoolean.True) ? 1 : 0;
+        int booleanMask = -((int)type >> 2);
+
+        // False is 2 and True one less (JsonLiteral); the mask makes a null Null, 0.
+        return (JsonLiteral)(((int)JsonLiteral.False - isTrue) & booleanMask);
     }
 }

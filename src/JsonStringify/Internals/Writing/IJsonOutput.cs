@@ -8,7 +8,7 @@ namespace JsonStringify.Internals;
 /// state, created once per pooled walker. An output's destination is its own business, and typed: the entry hands it
 /// to the output itself (e.g. <see cref="TextOutput.WriteTo(Stream)"/>, <see cref="Utf8JsonWriterOutput.WriteTo"/>)
 /// before the walk starts, and the walker never sees it. Nothing of the engine crosses this seam: names are strings,
-/// values strings, doubles and booleans.
+/// values strings, doubles and the literals null, true and false.
 /// </summary>
 /// <typeparam name="TSelf">The output type itself.</typeparam>
 internal interface IJsonOutput<TSelf>
@@ -44,9 +44,8 @@ internal interface IJsonOutput<TSelf>
     /// <summary>Drops every reference taken for the call, whether or not it succeeded.</summary>
     void Reset();
 
-    void WriteNull();
-
-    void WriteBoolean(bool value);
+    /// <summary>null, true or false.</summary>
+    void WriteLiteral(JsonLiteral literal);
 
     void WriteNumber(double value);
 

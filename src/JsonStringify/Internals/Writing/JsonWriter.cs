@@ -151,19 +151,15 @@ internal sealed partial class JsonWriter
     }
 
     // null, true, false, [] and {} as one store of eight chars each: the token, then chars past it that the next write
-    // overwrites.
-    public void WriteNull() => WriteToken(NullToken, 4);
-
-    public void WriteBoolean(bool value)
+    // overwrites. A literal's token is read from a table by its value, without a branch on which it is.
+    public void WriteLiteral(JsonLiteral literal)
     {
-        if (value)
-        {
-            WriteToken(TrueToken, 4);
-        }
-        else
-        {
-            WriteToken(FalseToken, 5);
-        }
+        Debug.Assert(literal is JsonLiteral.Null or JsonLiteral.True or JsonLiteral.False, "one of the three");
+        // The room first: a token loaded before it would be kept in memory across the flush that Reserve may call.
+        ref ushort room = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(Reserve(Vector128<ushort>.Count)));
+        ref ushort tokens = ref MemoryMarshal.GetReference(LiteralTokens);
+        Vector128.LoadUnsafe(ref tokens, (nuint)literal * (nuint)Vector128<ushort>.Count).StoreUnsafe(ref room);
+        _pos += 4 + ((int)literal >> 1);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -174,11 +170,13 @@ internal sealed partial class JsonWriter
         _pos += length;
     }
 
-    private static Vector128<ushort> NullToken => Vector128.Create('n', 'u', 'l', 'l', 0, 0, 0, 0);
-
-    private static Vector128<ushort> TrueToken => Vector128.Create('t', 'r', 'u', 'e', 0, 0, 0, 0);
-
-    private static Vector128<ushort> FalseToken => Vector128.Create('f', 'a', 'l', 's', 'e', 0, 0, 0);
+    // null, true and false, eight chars each, in the order of JsonLiteral.
+    private static ReadOnlySpan<ushort> LiteralTokens =>
+    [
+        'n', 'u', 'l', 'l', 0, 0, 0, 0,
+        't', 'r', 'u', 'e', 0, 0, 0, 0,
+        'f', 'a', 'l', 's', 'e', 0, 0, 0,
+    ];
 
     private static Vector128<ushort> EmptyArrayToken => Vector128.Create('[', ']', 0, 0, 0, 0, 0, 0);
 
@@ -209,7 +207,7 @@ internal sealed partial class JsonWriter
     {
         if (!double.IsFinite(value))
         {
-            WriteNull();
+            WriteLiteral(JsonLiteral.Null);
             return;
         }
 

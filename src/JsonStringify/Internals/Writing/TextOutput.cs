@@ -87,10 +87,7 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteNull() => _writer.WriteNull();
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public void WriteBoolean(bool value) => _writer.WriteBoolean(value);
+    public void WriteLiteral(JsonLiteral literal) => _writer.WriteLiteral(literal);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNumber(double value) => _writer.WriteNumber(value);
