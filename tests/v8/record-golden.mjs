@@ -379,6 +379,7 @@ group('proxy', [
   ['revoked as replacer', s`var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({}, r.proxy)`],
   ['revoked function as replacer', s`var r = Proxy.revocable(function (k, v) { return v; }, {}); r.revoke(); JSON.stringify(1, r.proxy)`],
   ['revoked as space', s`var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify([1], null, r.proxy)`],
+  ['proxies of wrappers as space', s`JSON.stringify([[1, new Proxy(new String('ab'), {}).length], JSON.stringify([1], null, new Proxy(new String('ab'), {})), JSON.stringify([1], null, new Proxy(new Number(3), {}))])`],
   ['revoked in replacer list', s`var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify({a: 1}, ['a', r.proxy])`],
   ['revoked returned by toJSON', s`var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({toJSON: function () { return r.proxy; }})`],
   ['revoked during serialization', s`var r = Proxy.revocable({a: 1}, {}); var o = {get x() { r.revoke(); return 1; }, p: r.proxy}; JSON.stringify(o)`],
