@@ -182,6 +182,59 @@ public class NumberFormattingTests
         Assert.Equal(expected, Encoding.UTF8.GetString(utf8.WrittenSpan));
     }
 
+    // The writer writes the other whole numbers below 2^32 out of line, but apart from the formatter's other numbers:
+    // up to eight digits at once, by multiplying. Every number from 10^4 to 2 × 10^5, every power of ten and its
+    // neighbours up to 2^32, and seeded numbers of every bit length, into a buffer of exactly the room it asks for.
+    [Fact]
+    public void WholeNumbersMatchTheirPlainDigits()
+    {
+        var values = new List<uint> { 0, 1, 9, uint.MaxValue - 1, uint.MaxValue };
+        for (uint value = 10_000; value <= 200_000; value++)
+        {
+            values.Add(value);
+        }
+
+        for (ulong power = 10; power <= uint.MaxValue; power *= 10)
+        {
+            values.AddRange([(uint)power - 1, (uint)power, (uint)power + 1]);
+        }
+
+        var random = new Random(20261129);
+        for (int i = 0; i < 200_000; i++)
+        {
+            values.Add((uint)random.NextInt64(1L << random.Next(1, 33)));
+        }
+
+        Span<char> buffer = stackalloc char[NumberFormatter.WholeNumberDigits];
+        foreach (uint value in values)
+        {
+            int length = NumberFormatter.FormatWholeNumber(value, buffer);
+            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+        }
+    }
+
+    // The same through the writer, at the many offsets of its buffer that 10,000 of them reach (it is flushed among
+    // them), of every length from five digits to ten, beside the numbers around them that take other paths (negative,
+    // not whole, 2^32 and up), as a string and as UTF-8.
+    [Fact]
+    public void WholeNumbersAreWrittenAtEveryOffsetOfTheWritersBuffer()
+    {
+        using var engine = new Jint.Engine();
+        var serializer = new JsonSerializer(engine);
+        Jint.Native.JsValue values = engine.Evaluate(
+            "const a = [9999, 10000, -10000, 10000.5, 99999999, 100000000, 4294967295, 4294967296, -4294967295];"
+            + " for (let i = 0; i < 10000; i++) { a.push(10000 + i * 429496 + (i % 7) * 10 ** (i % 6)); } a");
+        IEnumerable<long> written =
+            Enumerable.Range(0, 10_000).Select(i => 10_000 + (i * 429_496L) + ((i % 7) * (long)Math.Pow(10, i % 6)));
+        string expected = "[9999,10000,-10000,10000.5,99999999,100000000,4294967295,4294967296,-4294967295,"
+            + string.Join(',', written) + "]";
+
+        Assert.Equal(expected, serializer.SerializeToString(values));
+        var utf8 = new System.Buffers.ArrayBufferWriter<byte>();
+        serializer.Serialize(values, Jint.Native.JsValue.Undefined, Jint.Native.JsValue.Undefined, utf8);
+        Assert.Equal(expected, Encoding.UTF8.GetString(utf8.WrittenSpan));
+    }
+
     // Integers take their own path (digit counting and pairs, 32- and 64-bit): every power of ten and its neighbours
     // up to 2^53, both signs, plus seeded integers of every length, against the BCL's integer text.
     [Fact]

@@ -189,19 +189,35 @@ internal sealed partial class JsonWriter
     {
         // A whole number below 10,000 (or -0, written as 0), the most common in documents: written here, inline in
         // the walker whatever its profile says. The conversion saturates, and is 0 for NaN, so no other number passes.
-        uint small = (uint)value;
-        if (small < NumberFormatter.SmallIntegerLimit && small == value)
+        uint whole = (uint)value;
+        if (whole < NumberFormatter.SmallIntegerLimit && whole == value)
         {
             // Reserve may flush, which moves _pos: it runs before _pos is read.
             Span<char> room = Reserve(NumberFormatter.SmallIntegerDigits);
-            _pos += NumberFormatter.FormatSmallInteger(small, room);
+            _pos += NumberFormatter.FormatSmallInteger(whole, room);
+            return;
+        }
+
+        // Ids, counts, sizes, prices in cents: from 10,000 to 2^32 - 1, out of line but apart from the other numbers, so
+        // that they skip the checks those need (finite, zero, whole, sign) and the larger call.
+        if (whole == value)
+        {
+            WriteWholeNumber(whole);
             return;
         }
 
         WriteOtherNumber(value);
     }
 
-    // Every number but the small whole ones WriteNumber writes itself: kept out of line as WriteEscapedString is.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteWholeNumber(uint value)
+    {
+        Span<char> room = Reserve(NumberFormatter.WholeNumberDigits);
+        _pos += NumberFormatter.FormatWholeNumber(value, room);
+    }
+
+    // Every number but the whole ones below 2^32 (negative, not whole, not finite, or larger): kept out of line as
+    // WriteEscapedString is.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteOtherNumber(double value)
     {

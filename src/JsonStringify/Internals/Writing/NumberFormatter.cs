@@ -70,6 +70,46 @@ internal static class NumberFormatter
         return length;
     }
 
+    private const int EightDigits = 8;
+
+    private const uint EightDigitLimit = 100_000_000;
+
+    // Writes a whole number from 1 to 10^8 - 1 and returns its length: its eight digits with their leading zeros, made
+    // by multiplying (DigitBytes), the leading zeros shifted off (they are the low bytes), and stored as eight chars, of
+    // which those past the digits are '0's that later writes overwrite. The length comes from the value (CountDigits),
+    // not from the digits, so that where the next write goes does not wait for the multiplications.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int UpToEightDigits(uint value, Span<char> buffer)
+    {
+        Debug.Assert(value is > 0 and < EightDigitLimit && buffer.Length >= EightDigits, "room for eight digits");
+        int length = CountDigits(value);
+        ulong text = (DigitBytes(value) >> ((EightDigits - length) * 8)) + DigitChars;
+        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(text).AsByte());
+        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(buffer)));
+        return length;
+    }
+
+    // Added to DigitBytes' digits, byte by byte: '0' to each of the eight.
+    private const ulong DigitChars = 0x3030_3030_3030_3030;
+
+    /// <summary>The room <see cref="FormatWholeNumber"/> needs.</summary>
+    public const int WholeNumberDigits = 10;
+
+    /// <summary>
+    /// Writes a whole number into <paramref name="buffer"/> (at least <see cref="WholeNumberDigits"/> chars) and
+    /// returns its length: up to eight digits made at once by multiplying (<see cref="UpToEightDigits"/>), nine or ten
+    /// by their count.
+    /// </summary>
+    public static int FormatWholeNumber(uint value, Span<char> buffer)
+    {
+        if (buffer.Length < WholeNumberDigits)
+        {
+            Throw.DestinationTooShort(nameof(buffer));
+        }
+
+        return value is > 0 and < EightDigitLimit ? UpToEightDigits(value, buffer) : FormatUnsigned(value, buffer);
+    }
+
     /// <summary>The whole numbers that <see cref="FormatSmallInteger"/> writes are below this.</summary>
     public const uint SmallIntegerLimit = 10_000;
 
@@ -431,7 +471,7 @@ internal static class NumberFormatter
 
     // Writes a decimal of seven places at most, given in units of 10^-7 and not a whole number, as Number::toString
     // does from 10^-6 on: the whole part's digits (0 below 1), the point, and the seven places with their trailing
-    // zeros dropped. The places are made by multiplying, a digit to a byte in one ulong (SevenPlaces), and stored as
+    // zeros dropped. The places are made by multiplying, a digit to a byte in one ulong (DigitBytes), and stored as
     // eight chars from the point's place on, the point in place of their leading zero; their trailing zeros are the
     // ulong's high zero bytes, counted rather than divided off. Returns the length.
     private static int WriteFewPlaces(ulong tenMillionths, Span<char> buffer)
@@ -446,26 +486,26 @@ internal static class NumberFormatter
             : FormatUnsigned(whole, buffer);
 
         Debug.Assert(buffer.Length >= length + 8, "room for the point and seven places");
-        ulong digits = SevenPlaces(fraction);
+        ulong digits = DigitBytes(fraction);
         Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(digits + PointAndDigitChars).AsByte());
         chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length)));
         return length + 8 - (BitOperations.LeadingZeroCount(digits) >> 3);
     }
 
-    // Added to SevenPlaces' digits, byte by byte: '.' to the first (always 0), '0' to the other seven.
+    // Added to DigitBytes' digits of the places, byte by byte: '.' to the first (always 0), '0' to the other seven.
     private const ulong PointAndDigitChars = 0x3030_3030_3030_302E;
 
-    // The eight decimal digits of a value below 10^7 with a leading zero (their values 0 to 9, not yet chars), one per
-    // byte in text order: the first digit in the lowest byte. Split in two groups of four in the ulong's 32-bit halves,
-    // each group into pairs in 16-bit lanes, each pair into its digits in bytes, all by multiplying: x / 100 is
+    // The eight decimal digits of a value below 10^8, leading zeros included (their values 0 to 9, not yet chars), one
+    // per byte in text order: the first digit in the lowest byte. Split in two groups of four in the ulong's 32-bit
+    // halves, each group into pairs in 16-bit lanes, each pair into its digits in bytes, all by multiplying: x / 100 is
     // x × 10,486 >> 20 below 10^4 and x / 10 is x × 103 >> 10 below 100. No lane's product carries into the lane above
     // it; the shift brings the low bits of each lane's product into the top of the lane below, which the mask clears.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static ulong SevenPlaces(uint fraction)
+    private static ulong DigitBytes(uint value)
     {
-        Debug.Assert(fraction < 10_000_000, "seven places");
-        uint high = fraction / 10_000;
-        ulong groups = high | ((ulong)(fraction - (high * 10_000)) << 32);
+        Debug.Assert(value < EightDigitLimit, "eight digits");
+        uint high = value / 10_000;
+        ulong groups = high | ((ulong)(value - (high * 10_000)) << 32);
         ulong hundreds = ((groups * 10_486) >> 20) & 0x0000_007F_0000_007F;
         ulong pairs = hundreds | ((groups - (hundreds * 100)) << 16);
         ulong tens = ((pairs * 103) >> 10) & 0x000F_000F_000F_000F;
