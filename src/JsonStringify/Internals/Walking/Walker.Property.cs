@@ -139,8 +139,8 @@ internal sealed partial class Walker<TOutput>
 
     // null, true or false, found without a branch: in a document of flags and optional fields which of them comes next
     // is as good as random, and a branch on it would be mispredicted often. Jint makes no booleans but JsBoolean.True
-    // and JsBoolean.False (its constructor is private; AssumptionTests checks it on every release claimed), so true is
-    // the one reference; and Types is a set of flags, in which type >> 2 is 1 for Boolean (4) and 0 for Null (2).
+    // and JsBoolean.False (its constructor is private; DifferentialTests checks it on every release claimed), so true
+    // is the one reference; and Types is a set of flags, in which type >> 2 is 1 for Boolean (4) and 0 for Null (2).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static JsonLiteral LiteralOf(JsValue value, Types type)
     {

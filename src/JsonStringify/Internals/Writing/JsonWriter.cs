@@ -198,8 +198,8 @@ internal sealed partial class JsonWriter
             return;
         }
 
-        // Ids, counts, sizes, prices in cents: from 10,000 to 2^32 - 1, out of line but apart from the other numbers, so
-        // that they skip the checks those need (finite, zero, whole, sign) and the larger call.
+        // Ids, counts, sizes, prices in cents: from 10,000 to 2^32 - 1, out of line but apart from the other numbers,
+        // so that they skip the checks those need (finite, zero, whole, sign) and the larger call.
         if (whole == value)
         {
             WriteWholeNumber(whole);

@@ -75,9 +75,9 @@ internal static class NumberFormatter
     private const uint EightDigitLimit = 100_000_000;
 
     // Writes a whole number from 1 to 10^8 - 1 and returns its length: its eight digits with their leading zeros, made
-    // by multiplying (DigitBytes), the leading zeros shifted off (they are the low bytes), and stored as eight chars, of
-    // which those past the digits are '0's that later writes overwrite. The length comes from the value (CountDigits),
-    // not from the digits, so that where the next write goes does not wait for the multiplications.
+    // by multiplying (DigitBytes), the leading zeros shifted off (they are the low bytes), and stored as eight chars,
+    // of which those past the digits are '0's that later writes overwrite. The length comes from the value
+    // (CountDigits), not from the digits, so that where the next write goes does not wait for the multiplications.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int UpToEightDigits(uint value, Span<char> buffer)
     {
