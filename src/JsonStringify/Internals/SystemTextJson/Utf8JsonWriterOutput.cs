@@ -92,21 +92,30 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void WriteLiteral(JsonLiteral literal)
     {
-        bool named = TakeName(out JsonEncodedText name);
         if (literal == JsonLiteral.Null)
         {
-            if (named)
-            {
-                Writer.WriteNull(name);
-                return;
-            }
+            WriteNull();
+        }
+        else
+        {
+            WriteBoolean(literal == JsonLiteral.True);
+        }
+    }
 
-            Writer.WriteNullValue();
+    private void WriteNull()
+    {
+        if (TakeName(out JsonEncodedText name))
+        {
+            Writer.WriteNull(name);
             return;
         }
 
-        bool value = literal == JsonLiteral.True;
-        if (named)
+        Writer.WriteNullValue();
+    }
+
+    private void WriteBoolean(bool value)
+    {
+        if (TakeName(out JsonEncodedText name))
         {
             Writer.WriteBoolean(name, value);
             return;
@@ -119,7 +128,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     {
         if (!double.IsFinite(value))
         {
-            WriteLiteral(JsonLiteral.Null);
+            WriteNull();
             return;
         }
 
