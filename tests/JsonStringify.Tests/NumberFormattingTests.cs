@@ -168,18 +168,12 @@ public class NumberFormattingTests
     [Fact]
     public void SmallIntegersAreWrittenAtEveryOffsetOfTheWritersBuffer()
     {
-        using var engine = new Jint.Engine();
-        var serializer = new JsonSerializer(engine);
-        Jint.Native.JsValue values = engine.Evaluate(
-            "const a = [-0, -1, 0.5, 9.5, 99.5, 999.5, 9999.5, 10000, 65536, 4294967296, 1e21, NaN, -Infinity];"
-            + " for (let i = 0; i <= 10000; i++) { a.push(i); } a");
         string expected = "[0,-1,0.5,9.5,99.5,999.5,9999.5,10000,65536,4294967296,1e+21,null,null,"
             + string.Join(',', Enumerable.Range(0, 10_001)) + "]";
-
-        Assert.Equal(expected, serializer.SerializeToString(values));
-        var utf8 = new System.Buffers.ArrayBufferWriter<byte>();
-        serializer.Serialize(values, Jint.Native.JsValue.Undefined, Jint.Native.JsValue.Undefined, utf8);
-        Assert.Equal(expected, Encoding.UTF8.GetString(utf8.WrittenSpan));
+        AssertWrittenAsStringAndUtf8(
+            "const a = [-0, -1, 0.5, 9.5, 99.5, 999.5, 9999.5, 10000, 65536, 4294967296, 1e21, NaN, -Infinity];"
+            + " for (let i = 0; i <= 10000; i++) { a.push(i); } a",
+            expected);
     }
 
     // The writer writes the other whole numbers below 2^32 out of line, but apart from the formatter's other numbers:
@@ -219,16 +213,22 @@ public class NumberFormattingTests
     [Fact]
     public void WholeNumbersAreWrittenAtEveryOffsetOfTheWritersBuffer()
     {
-        using var engine = new Jint.Engine();
-        var serializer = new JsonSerializer(engine);
-        Jint.Native.JsValue values = engine.Evaluate(
-            "const a = [9999, 10000, -10000, 10000.5, 99999999, 100000000, 4294967295, 4294967296, -4294967295];"
-            + " for (let i = 0; i < 10000; i++) { a.push(10000 + i * 429496 + (i % 7) * 10 ** (i % 6)); } a");
         IEnumerable<long> written =
             Enumerable.Range(0, 10_000).Select(i => 10_000 + (i * 429_496L) + ((i % 7) * (long)Math.Pow(10, i % 6)));
         string expected = "[9999,10000,-10000,10000.5,99999999,100000000,4294967295,4294967296,-4294967295,"
             + string.Join(',', written) + "]";
+        AssertWrittenAsStringAndUtf8(
+            "const a = [9999, 10000, -10000, 10000.5, 99999999, 100000000, 4294967295, 4294967296, -4294967295];"
+            + " for (let i = 0; i < 10000; i++) { a.push(10000 + i * 429496 + (i % 7) * 10 ** (i % 6)); } a",
+            expected);
+    }
 
+    // The value the script makes, serialized as a string and as UTF-8, each against the expected text.
+    private static void AssertWrittenAsStringAndUtf8(string script, string expected)
+    {
+        using var engine = new Jint.Engine();
+        var serializer = new JsonSerializer(engine);
+        Jint.Native.JsValue values = engine.Evaluate(script);
         Assert.Equal(expected, serializer.SerializeToString(values));
         var utf8 = new System.Buffers.ArrayBufferWriter<byte>();
         serializer.Serialize(values, Jint.Native.JsValue.Undefined, Jint.Native.JsValue.Undefined, utf8);
