@@ -223,6 +223,25 @@ public class NumberFormattingTests
             expected);
     }
 
+    // Negative whole numbers above -2^32 take the head of the writer's out-of-line number path: a sign, then the
+    // magnitude by the small or the whole-number digits. Every one from -1 to -10,000 and 10,000 of five to ten
+    // digits, at the many offsets of the writer's buffer they reach, beside the numbers around them that take other
+    // paths (-0, not whole, -2^32 and beyond, not finite), as a string and as UTF-8.
+    [Fact]
+    public void NegativeWholeNumbersAreWrittenAtEveryOffsetOfTheWritersBuffer()
+    {
+        IEnumerable<long> small = Enumerable.Range(1, 10_000).Select(i => -(long)i);
+        IEnumerable<long> whole =
+            Enumerable.Range(0, 10_000).Select(i => -(10_001 + (i * 429_496L) + ((i % 7) * (long)Math.Pow(10, i % 6))));
+        string expected = "[0,-0.5,-9999.5,-4294967295,-4294967296,-4294967297,-9007199254740991,null,null,"
+            + string.Join(',', small.Concat(whole)) + "]";
+        AssertWrittenAsStringAndUtf8(
+            "const a = [-0, -0.5, -9999.5, -4294967295, -4294967296, -4294967297, -9007199254740991, -Infinity, NaN];"
+            + " for (let i = 1; i <= 10000; i++) { a.push(-i); }"
+            + " for (let i = 0; i < 10000; i++) { a.push(-(10001 + i * 429496 + (i % 7) * 10 ** (i % 6))); } a",
+            expected);
+    }
+
     // The value the script makes, serialized as a string and as UTF-8, each against the expected text.
     private static void AssertWrittenAsStringAndUtf8(string script, string expected)
     {

@@ -221,6 +221,22 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteOtherNumber(double value)
     {
+        // A negative whole number above -2^32 (offsets, deltas, balances, -1 for none): a sign, then its magnitude as
+        // WriteNumber writes a positive one, skipping the formatter's checks. Tested here rather than in WriteNumber,
+        // whose inlined tests every number pays for.
+        double negated = -value;
+        uint magnitude = (uint)negated;
+        if (magnitude == negated)
+        {
+            Debug.Assert(value < 0, "zero and the positive whole numbers below 2^32 were written by WriteNumber");
+            Span<char> room = Reserve(NumberFormatter.WholeNumberDigits + 1);
+            room[0] = '-';
+            _pos += 1 + (magnitude < NumberFormatter.SmallIntegerLimit
+                ? NumberFormatter.FormatSmallInteger(magnitude, room[1..])
+                : NumberFormatter.FormatWholeNumber(magnitude, room[1..]));
+            return;
+        }
+
         if (!double.IsFinite(value))
         {
             WriteLiteral(JsonLiteral.Null);
