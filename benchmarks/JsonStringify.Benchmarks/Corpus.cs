@@ -18,7 +18,8 @@ public static class Corpus
         "corpus/lockfile.json", "corpus/openapi.json", "corpus/countries.json", "corpus/sourcemap.json",
         "corpus/geojson-streets.json", "corpus/webhook-schema.json", "corpus/licenses.json", "corpus/events.json",
         "corpus/settings.json", "corpus/emoji-ru.json", "corpus/trace.json", "corpus/notebook.json",
-        "corpus/wide-records.json", "corpus/intkeys.json", "corpus/numbers.json", "corpus/joblist.json",
+        "corpus/wide-records.json", "corpus/intkeys.json", "corpus/numbers.json", "corpus/counters.json",
+        "corpus/permissions.json", "corpus/joblist.json",
     ];
 
     /// <summary>Every document: the classic ones, then the wider corpus.</summary>

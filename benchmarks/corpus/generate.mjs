@@ -1,7 +1,7 @@
 // Generates the synthetic documents of testdata/corpus/ from fixed seeds, so that they are the same on every run:
 // `node benchmarks/corpus/generate.mjs` from the repository root. Each stands for a real-world shape that no public
-// file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings and
-// number-heavy data. Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
+// file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings,
+// number-heavy data, integer counters and an access-control export of booleans and nulls. Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -218,4 +218,51 @@ const words = ('alpha beta gamma delta build deploy test lint release nightly ap
   const samples = [];
   for (let i = 0; i < 10000; i++) samples.push((r.unit() - 0.5) * 10 ** (r.int(12) - 4));
   write('numbers.json', { mesh: { positions, normals, uvs, indices }, samples });
+}
+
+// An access-control export: 3,000 members, each a dozen booleans and nulls (a permission that is null is inherited
+// from the role), as an identity service returns them: values with no text, in an order no branch can learn.
+{
+  const r = random(3000);
+  const flag = () => (r.chance(0.2) ? null : r.chance(0.5));
+  const permissions = ['read', 'write', 'delete', 'admin', 'billing', 'invite', 'export', 'api'];
+  const members = [];
+  for (let i = 0; i < 3000; i++) {
+    members.push({
+      id: 100000 + 7 * i,
+      role: r.pick(['owner', 'maintainer', 'developer', 'reporter', 'guest']),
+      active: r.chance(0.9),
+      mfa: r.chance(0.6),
+      permissions: Object.fromEntries(permissions.map((p) => [p, flag()])),
+      overrides: [flag(), flag(), flag(), flag()],
+      locked: r.chance(0.05) ? r.chance(0.5) : null,
+    });
+  }
+  write('permissions.json', { organization: 'example', members });
+}
+
+// A monitoring export of integer counters in columns: 48 series of 600 samples, each with its epoch-second
+// timestamps, a running counter of five to nine digits, the signed differences between samples, and a small signed
+// gauge (temperatures, queue changes), as a time-series database returns a range query.
+{
+  const r = random(48600);
+  const metrics = ['http_requests_total', 'bytes_sent', 'bytes_received', 'gc_pauses', 'cache_misses', 'disk_writes'];
+  const series = [];
+  for (let s = 0; s < 48; s++) {
+    const start = 1764000000 + 60 * r.int(10000);
+    const timestamps = [], counter = [], delta = [], gauge = [];
+    let value = 10 ** (4 + r.int(5)) + r.int(10000);
+    let level = r.int(100) - 40;
+    for (let i = 0; i < 600; i++) {
+      const step = r.int(2 * 10 ** (1 + r.int(4)));
+      timestamps.push(start + 60 * i);
+      counter.push(value);
+      if (i > 0) delta.push(r.chance(0.3) ? -step : step);
+      value += step;
+      level += r.int(11) - 5;
+      gauge.push(level);
+    }
+    series.push({ metric: r.pick(metrics), host: `node-${r.int(64)}`, step: 60, timestamps, counter, delta, gauge });
+  }
+  write('counters.json', { status: 'success', resultType: 'matrix', series });
 }

@@ -16,7 +16,7 @@ public class WideCorpusTests
     [
         "lockfile.json", "openapi.json", "countries.json", "sourcemap.json", "geojson-streets.json", "webhook-schema.json",
         "licenses.json", "events.json", "settings.json", "emoji-ru.json", "trace.json", "notebook.json",
-        "wide-records.json", "intkeys.json", "numbers.json", "joblist.json",
+        "wide-records.json", "intkeys.json", "numbers.json", "counters.json", "permissions.json", "joblist.json",
     ];
 
     public static TheoryData<string, int> Documents
