@@ -198,8 +198,9 @@ internal sealed partial class JsonWriter
             return;
         }
 
-        // Ids, counts, sizes, prices in cents: from 10,000 to 2^32 - 1, out of line but apart from the other numbers,
-        // so that they skip the checks those need (finite, zero, whole, sign) and the larger call.
+        // Ids, counts, sizes, prices in cents, timestamps in seconds: from 10,000 to 2^32 - 1, out of line but apart
+        // from the other numbers, so that they skip the checks those need (finite, zero, whole, sign) and the larger
+        // call.
         if (whole == value)
         {
             WriteWholeNumber(whole);
@@ -216,8 +217,8 @@ internal sealed partial class JsonWriter
         _pos += NumberFormatter.FormatWholeNumber(value, room);
     }
 
-    // Every number but the whole ones below 2^32 (negative, not whole, not finite, or larger): kept out of line as
-    // WriteEscapedString is.
+    // Every number but the positive whole ones below 2^32 (negative, not whole, not finite, or larger): kept out of
+    // line as WriteEscapedString is.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteOtherNumber(double value)
     {

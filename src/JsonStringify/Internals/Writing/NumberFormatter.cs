@@ -97,8 +97,8 @@ internal static class NumberFormatter
 
     /// <summary>
     /// Writes a whole number into <paramref name="buffer"/> (at least <see cref="WholeNumberDigits"/> chars) and
-    /// returns its length: up to eight digits made at once by multiplying (<see cref="UpToEightDigits"/>), nine or ten
-    /// by their count.
+    /// returns its length: up to eight digits made at once by multiplying (<see cref="UpToEightDigits"/>); nine or ten
+    /// (timestamps in seconds, ids) as their one or two leading digits and then eight made the same way.
     /// </summary>
     public static int FormatWholeNumber(uint value, Span<char> buffer)
     {
@@ -107,7 +107,35 @@ internal static class NumberFormatter
             Throw.DestinationTooShort(nameof(buffer));
         }
 
-        return value is > 0 and < EightDigitLimit ? UpToEightDigits(value, buffer) : FormatUnsigned(value, buffer);
+        if (value is > 0 and < EightDigitLimit)
+        {
+            return UpToEightDigits(value, buffer);
+        }
+
+        if (value == 0)
+        {
+            buffer[0] = '0';
+            return 1;
+        }
+
+        // 10^8 to 2^32 - 1: the leading digits are 1 to 42.
+        uint leading = value / EightDigitLimit;
+        ref char first = ref MemoryMarshal.GetReference(buffer);
+        int leadingLength = 1;
+        if (leading < 10)
+        {
+            first = (char)('0' + leading);
+        }
+        else
+        {
+            WritePair(leading, ref first);
+            leadingLength = 2;
+        }
+
+        ulong trailing = DigitBytes(value - (leading * EightDigitLimit)) + DigitChars;
+        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(trailing).AsByte());
+        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, leadingLength)));
+        return leadingLength + EightDigits;
     }
 
     /// <summary>The whole numbers that <see cref="FormatSmallInteger"/> writes are below this.</summary>
