@@ -84,9 +84,16 @@ internal static class NumberFormatter
         Debug.Assert(value is > 0 and < EightDigitLimit && buffer.Length >= EightDigits, "room for eight digits");
         int length = CountDigits(value);
         ulong text = (DigitBytes(value) >> ((EightDigits - length) * 8)) + DigitChars;
-        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(text).AsByte());
-        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(buffer)));
+        StoreAsChars(text, ref MemoryMarshal.GetReference(buffer));
         return length;
+    }
+
+    // Stores the eight bytes of text, the first in its lowest byte, as eight chars from destination on.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void StoreAsChars(ulong text, ref char destination)
+    {
+        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(text).AsByte());
+        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref destination));
     }
 
     // Added to DigitBytes' digits, byte by byte: '0' to each of the eight.
@@ -133,8 +140,7 @@ internal static class NumberFormatter
         }
 
         ulong trailing = DigitBytes(value - (leading * EightDigitLimit)) + DigitChars;
-        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(trailing).AsByte());
-        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, leadingLength)));
+        StoreAsChars(trailing, ref Unsafe.Add(ref first, leadingLength));
         return leadingLength + EightDigits;
     }
 
@@ -515,8 +521,7 @@ internal static class NumberFormatter
 
         Debug.Assert(buffer.Length >= length + 8, "room for the point and seven places");
         ulong digits = DigitBytes(fraction);
-        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(digits + PointAndDigitChars).AsByte());
-        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length)));
+        StoreAsChars(digits + PointAndDigitChars, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length));
         return length + 8 - (BitOperations.LeadingZeroCount(digits) >> 3);
     }
 
