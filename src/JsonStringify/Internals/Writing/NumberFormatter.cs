@@ -127,20 +127,9 @@ internal static class NumberFormatter
 
         // 10^8 to 2^32 - 1: the leading digits are 1 to 42.
         uint leading = value / EightDigitLimit;
-        ref char first = ref MemoryMarshal.GetReference(buffer);
-        int leadingLength = 1;
-        if (leading < 10)
-        {
-            first = (char)('0' + leading);
-        }
-        else
-        {
-            WritePair(leading, ref first);
-            leadingLength = 2;
-        }
-
+        int leadingLength = FormatSmallInteger(leading, buffer);
         ulong trailing = DigitBytes(value - (leading * EightDigitLimit)) + DigitChars;
-        StoreAsChars(trailing, ref Unsafe.Add(ref first, leadingLength));
+        StoreAsChars(trailing, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), leadingLength));
         return leadingLength + EightDigits;
     }
 
