@@ -77,6 +77,8 @@ internal static class WalkFloor
 
         public void WriteNumber(double value) => _counts.Length++;
 
+        public void WriteErraticNumber(double value) => _counts.Length++;
+
         public void WriteString(string value) => _counts.Length += value.Length + 2;
 
         public void WriteRaw(string text) => _counts.Length += text.Length;

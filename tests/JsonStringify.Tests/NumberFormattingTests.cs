@@ -242,6 +242,124 @@ public class NumberFormattingTests
             expected);
     }
 
+    // The writer writes the numbers of an array whose signs and lengths change at random without a branch on either:
+    // every whole number from -200,000 to 200,000 but zero, every power of ten and its neighbours below 10^8, both
+    // signs, and seeded numbers of every bit length, into a buffer of exactly the room it asks for.
+    [Fact]
+    public void SignedWholeNumbersMatchTheirPlainDigits()
+    {
+        var values = new List<long>();
+        for (long value = 1; value <= 200_000; value++)
+        {
+            values.AddRange([value, -value]);
+        }
+
+        for (long power = 10; power < NumberFormatter.SignedWholeNumberLimit; power *= 10)
+        {
+            values.AddRange([power - 1, power, power + 1, 1 - power, -power, -power - 1]);
+        }
+
+        values.AddRange([NumberFormatter.SignedWholeNumberLimit - 1L, 1L - NumberFormatter.SignedWholeNumberLimit]);
+        var random = new Random(20261130);
+        for (int i = 0; i < 200_000; i++)
+        {
+            long value = 1 + random.NextInt64((1L << random.Next(1, 27)) - 1);
+            values.Add(random.Next(2) == 0 ? value : -value);
+        }
+
+        Span<char> buffer = stackalloc char[NumberFormatter.SignedWholeNumberDigits];
+        foreach (long value in values)
+        {
+            int length = NumberFormatter.FormatSignedWholeNumber(value, (uint)Math.Abs(value), buffer);
+            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+        }
+    }
+
+    // What the walker takes for an array of erratic numbers, and what it does not: runs of neighbours at the start
+    // and at each quarter, all whole numbers between -10^8 and 10^8, of whose pairs of neighbours a quarter differ in
+    // sign and half in number of digits (half of those of the first run).
+    [Fact]
+    public void ErraticNumbersAreTheWholeNumbersWhoseSignAndLengthChangeInEveryRunSampled()
+    {
+        // Sign and length alternate: -7, 4,021, -3, 88,000, ...
+        double[] erratic = [.. Enumerable.Range(0, 400).Select(i => (i % 2 == 0 ? -1 : 1) * (i % 4 < 2 ? 7d : 88_021))];
+        Assert.True(Walker<TextOutput>.IsErratic(Values(erratic)));
+
+        // The sign changes at every other pair, the length at every pair: the least of each that counts is half that.
+        Assert.True(Walker<TextOutput>.IsErratic(Values(Enumerable.Range(0, 400).Select(i => (i % 4 < 2 ? 1 : -1) * (i % 2 == 0 ? 5d : 50)))));
+
+        // Only the sign changes, or only the length.
+        Assert.False(Walker<TextOutput>.IsErratic(Values(Enumerable.Range(0, 400).Select(i => i % 2 == 0 ? 5d : -5d))));
+        Assert.False(Walker<TextOutput>.IsErratic(Values(Enumerable.Range(0, 400).Select(i => i % 2 == 0 ? 5d : 5_000))));
+
+        // A series' values: the sign and length of each number are those of the one before.
+        Assert.False(Walker<TextOutput>.IsErratic(Values(Enumerable.Range(0, 400).Select(i => 100d + (i % 7)))));
+        Assert.False(Walker<TextOutput>.IsErratic(Values(Enumerable.Range(0, 400).Select(i => -(double)i * 1_000))));
+
+        // Erratic at the start only, as a gauge that starts near zero and drifts away.
+        Assert.False(Walker<TextOutput>.IsErratic(Values(erratic.Take(20).Concat(Enumerable.Repeat(12d, 380)))));
+
+        // Erratic but in the last run sampled.
+        double[] calmAtTheEnd = [.. erratic];
+        Array.Fill(calmAtTheEnd, 12d, 300, 100);
+        Assert.False(Walker<TextOutput>.IsErratic(Values(calmAtTheEnd)));
+
+        // A sampled element that is not a whole number between -10^8 and 10^8, or not a number.
+        foreach (double other in new[] { 0.5, -7.25, 1e8, -1e8, 4294967296, double.NaN, double.PositiveInfinity })
+        {
+            double[] numbers = [.. erratic];
+            numbers[301] = other;
+            Assert.False(Walker<TextOutput>.IsErratic(Values(numbers)));
+        }
+
+        Jint.Native.JsValue?[] withString = Values(erratic);
+        withString[101] = new Jint.Native.JsString("7");
+        Assert.False(Walker<TextOutput>.IsErratic(withString));
+        withString[101] = null;
+        Assert.False(Walker<TextOutput>.IsErratic(withString));
+    }
+
+    // Long arrays of erratic numbers through the writer: whole numbers from -10^8 to 10^8 of seeded signs and lengths
+    // at the many offsets of the writer's buffer they reach, with the numbers that take WriteNumber's paths among
+    // them (zero, -0, not whole, 10^8 and beyond, not finite), and elements that end the run of numbers (a string,
+    // null, an object, an array) after which the array goes on as any other; compact and indented, as a string and as
+    // UTF-8, against the digits .NET writes (and, indented, against Jint's serializer).
+    [Fact]
+    public void ErraticNumbersAreWrittenAtEveryOffsetOfTheWritersBuffer()
+    {
+        var random = new Random(30112026);
+        long[] seeded = [.. Enumerable.Range(0, 20_000).Select(_ =>
+        {
+            long magnitude = 1 + random.NextInt64((long)Math.Pow(10, random.Next(1, 9)) - 1);
+            return random.Next(2) == 0 ? magnitude : -magnitude;
+        })];
+        const string Between = "0, -0, 0.5, -99.25, 99999999, -99999999, 100000000, -100000000, 4294967296, NaN, -Infinity";
+        const string BetweenText = "0,0,0.5,-99.25,99999999,-99999999,100000000,-100000000,4294967296,null,null";
+        string numbers = string.Join(',', seeded.Select(n => n.ToString(CultureInfo.InvariantCulture)));
+        string script = $"const n = [{numbers}];"
+            + $" const between = [{Between}];"
+            + " const spliced = n.slice(0, 7000).concat(between, n.slice(7000));"
+            + " [n, spliced, n.slice(0, 5000).concat(['x', null, 3, -4], n.slice(5000, 6000)),"
+            + " n.slice(0, 5000).concat([{ a: -12 }, [7, -8]], n.slice(5000, 6000))]";
+        string Numbers(int from, int count) => string.Join(',', seeded.Skip(from).Take(count));
+        string expected = $"[[{numbers}],[{Numbers(0, 7_000)},{BetweenText},{Numbers(7_000, 13_000)}],"
+            + $"[{Numbers(0, 5_000)},\"x\",null,3,-4,{Numbers(5_000, 1_000)}],"
+            + $"[{Numbers(0, 5_000)},{{\"a\":-12}},[7,-8],{Numbers(5_000, 1_000)}]]";
+        // The arrays are erratic: the quarters at which the walker samples them fall among the seeded numbers.
+        Assert.True(Walker<TextOutput>.IsErratic(Values(seeded.Select(n => (double)n))));
+        Assert.True(Walker<TextOutput>.IsErratic(Values(seeded.Take(6_004).Select(n => (double)n))));
+        AssertWrittenAsStringAndUtf8(script, expected);
+
+        using var engine = new Jint.Engine();
+        Jint.Native.JsValue value = engine.Evaluate(script);
+        Jint.Native.JsValue space = Jint.Native.JsNumber.Create(2);
+        string indented = new Jint.Native.Json.JsonSerializer(engine).Serialize(value, Jint.Native.JsValue.Undefined, space).ToString();
+        Assert.Equal(indented, new JsonSerializer(engine).SerializeToString(value, null, space));
+    }
+
+    private static Jint.Native.JsValue?[] Values(IEnumerable<double> numbers) =>
+        [.. numbers.Select(n => (Jint.Native.JsValue?)Jint.Native.JsNumber.Create(n))];
+
     // The value the script makes, serialized as a string and as UTF-8, each against the expected text.
     private static void AssertWrittenAsStringAndUtf8(string script, string expected)
     {

@@ -49,6 +49,8 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
     public void WriteLiteral(JsonLiteral literal) =>
         _builder.Add(literal == JsonLiteral.Null ? null : JsonValue.Create(literal == JsonLiteral.True));
 
+    public void WriteErraticNumber(double value) => WriteNumber(value);
+
     public void WriteNumber(double value)
     {
         // NaN and the infinities are null, as JSON.stringify writes them; -0 is written 0, and parsed back as +0.

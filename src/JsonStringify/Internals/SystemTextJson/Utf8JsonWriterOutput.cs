@@ -124,6 +124,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         Writer.WriteBooleanValue(value);
     }
 
+    public void WriteErraticNumber(double value) => WriteNumber(value);
+
     public void WriteNumber(double value)
     {
         if (!double.IsFinite(value))

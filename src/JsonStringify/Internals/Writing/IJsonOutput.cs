@@ -49,6 +49,12 @@ internal interface IJsonOutput<TSelf>
 
     void WriteNumber(double value);
 
+    /// <summary>
+    /// A number of an array whose numbers change sign and length at random: what <see cref="WriteNumber"/> writes, by
+    /// a path that does not branch on them where the output has one.
+    /// </summary>
+    void WriteErraticNumber(double value);
+
     void WriteString(string value);
 
     /// <summary>Text written as it is: JSON.rawJSON's, or a host serializer's.</summary>

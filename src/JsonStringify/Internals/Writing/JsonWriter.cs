@@ -210,6 +210,30 @@ internal sealed partial class JsonWriter
         WriteOtherNumber(value);
     }
 
+    /// <summary>
+    /// A number of an array whose numbers change sign and length at random (the walker samples an array before it
+    /// calls this): the text <see cref="WriteNumber"/> writes, with whole numbers from 1 to 10^8 - 1 in magnitude
+    /// written without a branch on their sign or length (<see cref="NumberFormatter.FormatSignedWholeNumber"/>).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteErraticNumber(double value)
+    {
+        double magnitude = Math.Abs(value);
+        uint whole = (uint)magnitude;
+
+        // From 1 to 10^8 - 1 in magnitude: zero and -0 wrap to the largest uint; NaN converts to 0, which does not
+        // equal it.
+        if (whole == magnitude && whole - 1 < NumberFormatter.SignedWholeNumberLimit - 1)
+        {
+            // Reserve may flush, which moves _pos: it runs before _pos is read.
+            Span<char> room = Reserve(NumberFormatter.SignedWholeNumberDigits);
+            _pos += NumberFormatter.FormatSignedWholeNumber(value, whole, room);
+            return;
+        }
+
+        WriteNumber(value);
+    }
+
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteWholeNumber(uint value)
     {

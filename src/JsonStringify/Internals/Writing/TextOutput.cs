@@ -93,6 +93,9 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
     public void WriteNumber(double value) => _writer.WriteNumber(value);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public void WriteErraticNumber(double value) => _writer.WriteErraticNumber(value);
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteString(string value) => _writer.WriteString(value);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
