@@ -237,7 +237,7 @@ internal sealed partial class Walker<TOutput>
     }
 
     // The least length of an array that OpenPureArray samples with IsErratic: the sample of an array that is not
-    // erratic costs about what writing four or five of its numbers does, two percent of an array this long.
+    // erratic takes 17 to 73 ns (as long as writing 4 to 14 of its numbers), up to 5% of an array this long.
     private const int ErraticSampleFrom = 256;
 
     // IsErratic's sample: runs of neighbours at the start and at each quarter of the array, so that the start of a
