@@ -281,7 +281,7 @@ public class NumberFormattingTests
     [Fact]
     public void ErraticNumbersAreTheWholeNumbersWhoseSignAndLengthChangeInEveryRunSampled()
     {
-        // Sign and length alternate: -7, 4,021, -3, 88,000, ...
+        // -7, 7, -88,021, 88,021, -7, ...: the sign changes at every pair, the length at every other.
         double[] erratic = [.. Enumerable.Range(0, 400).Select(i => (i % 2 == 0 ? -1 : 1) * (i % 4 < 2 ? 7d : 88_021))];
         Assert.True(Walker<TextOutput>.IsErratic(Values(erratic)));
 
@@ -348,6 +348,8 @@ public class NumberFormattingTests
         // The arrays are erratic: the quarters at which the walker samples them fall among the seeded numbers.
         Assert.True(Walker<TextOutput>.IsErratic(Values(seeded.Select(n => (double)n))));
         Assert.True(Walker<TextOutput>.IsErratic(Values(seeded.Take(6_004).Select(n => (double)n))));
+        double[] between = [0, -0d, 0.5, -99.25, 99999999, -99999999, 1e8, -1e8, 4294967296, double.NaN, double.NegativeInfinity];
+        Assert.True(Walker<TextOutput>.IsErratic(Values(seeded.Take(7_000).Select(n => (double)n).Concat(between).Concat(seeded.Skip(7_000).Select(n => (double)n)))));
         AssertWrittenAsStringAndUtf8(script, expected);
 
         using var engine = new Jint.Engine();

@@ -202,10 +202,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            if (i + PrimitiveReadAhead < elements.Length && elements[i + PrimitiveReadAhead] is { } ahead)
-            {
-                ReadAhead.Line(ahead);
-            }
+            FetchPrimitiveAhead(elements, i);
 
             _output.WriteSeparator(i == 0);
             WritePrimitive(value, type);
@@ -234,6 +231,17 @@ internal sealed partial class Walker<TOutput>
         Enter(o);
         _output.StartObject();
         StartPureTable();
+    }
+
+    // Asks for the element PrimitiveReadAhead places after element i to be fetched, where there is one: for both of
+    // OpenPureArray's loops.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void FetchPrimitiveAhead(ReadOnlySpan<JsValue?> elements, int i)
+    {
+        if (i + PrimitiveReadAhead < elements.Length && elements[i + PrimitiveReadAhead] is { } ahead)
+        {
+            ReadAhead.Line(ahead);
+        }
     }
 
     // The least length of an array that OpenPureArray samples with IsErratic: the sample of an array that is not
@@ -265,10 +273,7 @@ internal sealed partial class Walker<TOutput>
                 break;
             }
 
-            if (i + PrimitiveReadAhead < elements.Length && elements[i + PrimitiveReadAhead] is { } ahead)
-            {
-                ReadAhead.Line(ahead);
-            }
+            FetchPrimitiveAhead(elements, i);
 
             _output.WriteSeparator(i == 0);
             _output.WriteErraticNumber(value.AsNumber());
