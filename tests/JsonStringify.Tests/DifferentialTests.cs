@@ -204,6 +204,48 @@ public class DifferentialTests
         }
     }
 
+    // The writer quotes a string of one char itself unless the char is one JSON.stringify escapes (a control, '"', '\\',
+    // or a surrogate, which alone is never half of a pair), and the empty string too: every UTF-16 code unit alone, and
+    // the empty string, as array elements, as the values of parsed objects (in a hidden class) and of a property table,
+    // compact and indented, as a string and as UTF-8.
+    [Fact]
+    public void EveryCharAloneAndTheEmptyStringMatchJint()
+    {
+        using var engine = new Engine();
+        var builtin = new Jint.Native.Json.JsonSerializer(engine);
+        var ours = new JsonSerializer(engine);
+        var texts = new JsValue[char.MaxValue + 2];
+        var parsedText = new System.Text.StringBuilder("[{\"v\":\"\"}");
+        texts[0] = JsString.Empty;
+        for (int c = 0; c <= char.MaxValue; c++)
+        {
+            texts[c + 1] = new JsString(((char)c).ToString());
+            parsedText.Append(System.Globalization.CultureInfo.InvariantCulture, $",{{\"v\":\"\\u{c:x4}\"}}");
+        }
+
+        var elements = new JsArray(engine, texts);
+        var table = new JsObject(engine);
+        for (int i = 0; i < texts.Length; i++)
+        {
+            table.Set("k" + i.ToString(System.Globalization.CultureInfo.InvariantCulture), texts[i]);
+        }
+
+        var parsed = (JsArray)new Jint.Native.Json.JsonParser(engine).Parse(parsedText.Append(']').ToString());
+        Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(table));
+        Assert.Equal(ObjectRepresentation.HiddenClass, engine.Advanced.GetObjectRepresentation(parsed[1].AsObject()));
+        foreach (JsValue value in new JsValue[] { elements, table, parsed })
+        {
+            foreach (JsValue gap in new JsValue[] { JsValue.Undefined, JsNumber.Create(2) })
+            {
+                string expected = builtin.Serialize(value, JsValue.Undefined, gap).ToString();
+                Assert.Equal(expected, ours.SerializeToString(value, null, gap));
+                var utf8 = new System.Buffers.ArrayBufferWriter<byte>();
+                Assert.True(ours.Serialize(value, JsValue.Undefined, gap, utf8));
+                Assert.Equal(System.Text.Encoding.UTF8.GetBytes(expected), utf8.WrittenSpan.ToArray());
+            }
+        }
+    }
+
     // null, true and false are told apart without a branch, from the value's type and reference: every sequence of
     // three of them, as array elements, as the values of a hidden class, of a property table and of a parsed object,
     // beside strings and numbers, compact and indented; and long seeded runs of them.

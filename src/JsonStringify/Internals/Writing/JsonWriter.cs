@@ -299,6 +299,24 @@ internal sealed partial class JsonWriter
 
         Span<char> destination = Reserve((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
         destination[0] = '"';
+
+        // The empty string, and one char that needs no escaping (a flag, a phase, a unit): quoted here, without the
+        // escaper's call. A lone surrogate has no other half, so the escaper takes it.
+        if (value.Length == 0)
+        {
+            destination[1] = '"';
+            _pos += 2;
+            return;
+        }
+
+        if (value.Length == 1 && !StringEscaper.IsEscapedAlone(value[0]))
+        {
+            destination[1] = value[0];
+            destination[2] = '"';
+            _pos += 3;
+            return;
+        }
+
         int written = StringEscaper.Escape(value, destination[1..]);
         destination[written + 1] = '"';
         _pos += written + 2;

@@ -591,6 +591,12 @@ internal static class StringEscaper
         return w;
     }
 
+    /// <summary>
+    /// Whether <paramref name="c"/>, as the only char of a string, is escaped: '"', '\\', a control below U+0020, or a
+    /// surrogate (which has no other half there).
+    /// </summary>
+    public static bool IsEscapedAlone(char c) => IsSpecial(c);
+
     // Exactly what JSON.stringify escapes: '"', '\\', controls below U+0020, and every surrogate (EscapeOne lets a
     // well-formed pair through unescaped).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
