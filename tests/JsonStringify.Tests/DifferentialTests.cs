@@ -204,10 +204,10 @@ public class DifferentialTests
         }
     }
 
-    // The writer quotes a string of one char itself unless the char is one JSON.stringify escapes (a control, '"', '\\',
-    // or a surrogate, which alone is never half of a pair), and the empty string too: every UTF-16 code unit alone, and
-    // the empty string, as array elements, as the values of parsed objects (in a hidden class) and of a property table,
-    // compact and indented, as a string and as UTF-8.
+    // The writer quotes a string of one char itself unless the char is one JSON.stringify escapes (a control, '"',
+    // '\\', or a surrogate, which alone is never half of a pair), and the empty string too: every UTF-16 code unit
+    // alone, and the empty string, as array elements, as the values of parsed objects (in a hidden class) and of a
+    // property table, compact and indented, as a string and as UTF-8.
     [Fact]
     public void EveryCharAloneAndTheEmptyStringMatchJint()
     {

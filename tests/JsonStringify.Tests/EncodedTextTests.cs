@@ -85,8 +85,8 @@ public class EncodedTextTests
     [Fact]
     public void EveryCharIsEscapedAsTheWriterEscapesIt()
     {
-        // Every UTF-16 code unit but U+D800 (written as 'a'), in texts of 97 chars, as values and as names, then pairs and
-        // unpaired surrogates among other chars.
+        // Every UTF-16 code unit but U+D800 (written as 'a'), in texts of 97 chars, as values and as names, then pairs
+        // and unpaired surrogates among other chars.
         var engine = new Engine();
         var serializer = new JsonSerializer(engine);
         var chars = new char[0x10000];
