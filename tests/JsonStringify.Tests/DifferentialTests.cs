@@ -207,7 +207,7 @@ public class DifferentialTests
     // The writer quotes a string of one char itself unless the char is one JSON.stringify escapes (a control, '"',
     // '\\', or a surrogate, which alone is never half of a pair), and the empty string too: every UTF-16 code unit
     // alone, and the empty string, as array elements, as the values of parsed objects (in a hidden class) and of a
-    // property table, compact and indented, as a string and as UTF-8.
+    // property table, and as the names of a property table, compact and indented, as a string and as UTF-8.
     [Fact]
     public void EveryCharAloneAndTheEmptyStringMatchJint()
     {
@@ -225,15 +225,18 @@ public class DifferentialTests
 
         var elements = new JsArray(engine, texts);
         var table = new JsObject(engine);
+        var names = new JsObject(engine);
         for (int i = 0; i < texts.Length; i++)
         {
             table.Set("k" + i.ToString(System.Globalization.CultureInfo.InvariantCulture), texts[i]);
+            names.Set(texts[i], JsNumber.Create(i));
         }
 
         var parsed = (JsArray)new Jint.Native.Json.JsonParser(engine).Parse(parsedText.Append(']').ToString());
         Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(table));
+        Assert.Equal(ObjectRepresentation.Dictionary, engine.Advanced.GetObjectRepresentation(names));
         Assert.Equal(ObjectRepresentation.HiddenClass, engine.Advanced.GetObjectRepresentation(parsed[1].AsObject()));
-        foreach (JsValue value in new JsValue[] { elements, table, parsed })
+        foreach (JsValue value in new JsValue[] { elements, table, names, parsed })
         {
             foreach (JsValue gap in new JsValue[] { JsValue.Undefined, JsNumber.Create(2) })
             {
