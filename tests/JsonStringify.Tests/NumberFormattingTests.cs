@@ -22,6 +22,7 @@ public class NumberFormattingTests
     private const ulong Seed = 0x2545F4914F6CDD1D;
     private const ulong FractionMask = (1UL << 52) - 1;
     private const int MaxDigits = 17;
+    private const int SignificandBits = 52;
     private const int MaxPow10 = 400;
     private const int BruteForceSampleStride = 16;
 
@@ -547,6 +548,51 @@ public class NumberFormattingTests
                 {
                     AddEitherSign(v);
                     i++;
+                }
+            }
+        });
+
+        Category("decimals of 15-17 digits across the whole range, and the doubles either side", () =>
+        {
+            for (int i = 0; i < 50_000;)
+            {
+                ulong smallest = (ulong)s_exactPowersOfTen[rng.Range(14, MaxDigits - 1)];
+                ulong k = smallest + rng.Below(9 * smallest);
+                string text = string.Create(CultureInfo.InvariantCulture, $"{k}e{rng.Range(-340, 292)}");
+                double v = double.Parse(text, NumberStyles.Float, CultureInfo.InvariantCulture);
+                if (v != 0 && double.IsFinite(v))
+                {
+                    AddEitherSign(Math.BitDecrement(v));
+                    AddEitherSign(v);
+                    AddEitherSign(Math.BitIncrement(v));
+                    i++;
+                }
+            }
+        });
+
+        Category("exact ties one digit past the shortest: c = v × 10^-(d+1) ending in exactly .25 or .75", () =>
+        {
+            // v = m × 2^e with d = floor(log10(2^e)) and k = -(d+1) ≥ 0: c = m × 5^k / 2^s with s = -(e+k) fraction
+            // bits. Its fraction is q/4 when m × 5^k ≡ q × 2^(s-2) (mod 2^s), i.e. m ≡ q × 2^(s-2) × 5^-k.
+            for (int e = -1; e >= -80; e--)
+            {
+                int k = -((int)Math.Floor(e * Math.Log10(2)) + 1);
+                int s = -(e + k);
+                if (k < 0 || s is < 2 or > SignificandBits)
+                {
+                    continue;
+                }
+
+                var modulus = BigInteger.One << s;
+                BigInteger inverseOfFivePowK = BigInteger.ModPow(BigInteger.ModPow(5, k, modulus), (modulus >> 1) - 1, modulus);
+                foreach (int quarters in new[] { 1, 3 })
+                {
+                    var residue = (ulong)(inverseOfFivePowK * quarters * (BigInteger.One << (s - 2)) % modulus);
+                    for (int i = 0; i < 200; i++)
+                    {
+                        ulong m = (1UL << SignificandBits) + residue + ((rng.Below(1UL << (SignificandBits - s)) << s));
+                        values.Add(BitConverter.UInt64BitsToDouble(((ulong)(e + 1075) << SignificandBits) | (m & FractionMask)));
+                    }
                 }
             }
         });

@@ -4,22 +4,35 @@ using JsonStringify.Internals;
 namespace JsonStringify.Tests;
 
 /// <summary>
-/// The data Dragonbox runs on: the table of 128-bit powers of ten, recomputed exactly with BigInteger, and the estimate
-/// of floor(k × log2(10)) that picks each entry's scale. The digits themselves are checked against the spec's oracle in
-/// <see cref="NumberFormattingTests"/>.
+/// The data ShortestDecimal runs on: the table of 128-bit powers of ten, recomputed exactly with BigInteger, and the
+/// estimate of floor(k × log2(10)) that picks each entry's scale. The digits themselves are checked against the spec's
+/// oracle in <see cref="NumberFormattingTests"/>.
 /// </summary>
 public class ShortestDecimalTests
 {
     [Fact]
-    public void ThePowersOfTenAreTenToTheKRoundedUp()
+    public void ThePowersOfTenAreTenToTheKRoundedDown()
     {
         ReadOnlySpan<ulong> table = ShortestDecimal.PowersOfTen;
         Assert.Equal(2 * (ShortestDecimal.MaxK - ShortestDecimal.MinK + 1), table.Length);
         for (int k = ShortestDecimal.MinK; k <= ShortestDecimal.MaxK; k++)
         {
-            BigInteger expected = NormalisedPowerOfTen(k);
+            BigInteger expected = NormalisedPowerOfTen(k, out _);
             var actual = (new BigInteger(table[2 * (k - ShortestDecimal.MinK)]) << 64) | table[(2 * (k - ShortestDecimal.MinK)) + 1];
             Assert.True(expected == actual, $"10^{k}: 0x{actual:X32} in the table, 0x{expected:X32} computed");
+        }
+    }
+
+    // The power-of-two case (Dragonbox's) reads only the high word, and its analysis takes the power rounded up: the
+    // two agree wherever rounding up does not carry into the high word.
+    [Fact]
+    public void EveryHighWordIsAlsoThatOfThePowerRoundedUp()
+    {
+        for (int k = ShortestDecimal.MinK; k <= ShortestDecimal.MaxK; k++)
+        {
+            BigInteger roundedDown = NormalisedPowerOfTen(k, out bool exact);
+            BigInteger roundedUp = exact ? roundedDown : roundedDown + 1;
+            Assert.True(roundedDown >> 64 == roundedUp >> 64, $"10^{k}: rounding up carries into the high word");
         }
     }
 
@@ -32,8 +45,8 @@ public class ShortestDecimalTests
         }
     }
 
-    // ceil(10^k × 2^(127 - floor(log2(10^k)))): 10^k's leading 128 bits, plus one unless they are all of it.
-    private static BigInteger NormalisedPowerOfTen(int k)
+    // floor(10^k × 2^(127 - floor(log2(10^k)))): 10^k's leading 128 bits, and whether they are all of it.
+    private static BigInteger NormalisedPowerOfTen(int k, out bool exact)
     {
         BigInteger power = BigInteger.Pow(10, Math.Abs(k));
         int shift = 127 - FloorLog2PowerOfTen(k);
@@ -42,9 +55,9 @@ public class ShortestDecimalTests
         numerator = shift >= 0 ? numerator << shift : numerator;
         denominator = shift >= 0 ? denominator : denominator << -shift;
         BigInteger quotient = BigInteger.DivRem(numerator, denominator, out BigInteger remainder);
-        BigInteger rounded = remainder.IsZero ? quotient : quotient + 1;
-        Assert.Equal(128, (int)rounded.GetBitLength());
-        return rounded;
+        exact = remainder.IsZero;
+        Assert.Equal(128, (int)quotient.GetBitLength());
+        return quotient;
     }
 
     // floor(log2(10^k)) exactly: the bit length of 10^k less one for k ≥ 0; for k < 0, minus the bit length of

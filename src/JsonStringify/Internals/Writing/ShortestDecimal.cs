@@ -7,13 +7,25 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// The shortest decimal that rounds to a double, and of those the closest to it (the even one on a tie): the digits
-/// Number::toString needs. This is Junekey Jeon's Dragonbox ("Dragonbox: A New Floating-Point Binary-to-Decimal
-/// Conversion Algorithm", 2020), written from the paper, for round-to-nearest-even: one multiplication of 64 by 128
-/// bits against a power of ten gives the upper end of the rounding interval, scaled so that the interval is 10^κ to
-/// 10^(κ+1) wide. A multiple of 10^κ = 100 always lies in it; where a multiple of 10^(κ+1) = 1,000 does too (found
-/// with a division by 1,000), that is the shorter decimal, and its trailing zeros come off; otherwise the multiple of
-/// 100 closest to the value is the answer. The table of powers of ten is data (ShortestDecimal.PowersOfTen.cs),
-/// which a test recomputes exactly with BigInteger.
+/// Number::toString needs.
+/// <para>
+/// A double v = m × 2^e that is not a power of two is scaled to c = v × 10^-(d+1), with d = floor(log10(2^e)), so that
+/// the gap between neighbouring doubles becomes 2^e × 10^-(d+1), between 0.1 and 1. Its rounding interval, c plus or
+/// minus half that gap, then holds at most one whole number. If it holds one, that is the shortest decimal (a shorter
+/// one would be a whole number at this scale too), and its trailing zeros come off. If it holds none, the answer has
+/// one digit more, and the interval, at least one tenth wide, holds the tenth nearest to c: c rounded to tenths. This
+/// is Schubfach's observation (Raffaello Giulietti, 2020) in the form Żmij computes it (Victor Zverovich and others,
+/// 2025, after Xiang JunBo's scaling by 10^-(d+1)): one multiplication of 64 by 128 bits gives c in fixed point, with
+/// 64 bits of fraction, and half the gap comes from the power's high word. Its constants are Żmij's: the powers of
+/// ten rounded down, <see cref="FractionShift"/>, <see cref="TenthsRoundingBias"/> and the test for an exact
+/// quarter; its authors verify that with them every double is rounded as exact arithmetic would round it.
+/// </para>
+/// <para>
+/// A power of two has an interval twice as long above as below, and goes through Junekey Jeon's Dragonbox ("Dragonbox:
+/// A New Floating-Point Binary-to-Decimal Conversion Algorithm", 2020), written from the paper for that case. Both are
+/// checked against exact arithmetic in NumberFormattingTests; the table of powers of ten is data
+/// (ShortestDecimal.PowersOfTen.cs), which ShortestDecimalTests recomputes exactly with BigInteger.
+/// </para>
 /// </summary>
 internal static partial class ShortestDecimal
 {
@@ -24,16 +36,23 @@ internal static partial class ShortestDecimal
     private const int ExponentBias = 1075;            // a normal double is (2^52 + fraction) × 2^(biased - 1075)
     private const int SubnormalExponent = -1074;      // a subnormal one is fraction × 2^-1074
 
-    // κ: the scaled interval is 10^κ to 10^(κ+1) wide, so it holds a multiple of 10^κ and may hold one of 10^(κ+1).
-    private const int Kappa = 2;
-    private const uint BigDivisor = 1000;
-    private const uint SmallDivisor = 100;
+    // The upper word of the scaled product holds c × 2^FractionShift: c's whole part above its low FractionShift bits,
+    // which, with the lower word's top bits, are c's fraction to 64 bits. m is shifted left by FractionShift - 3 to
+    // FractionShift bits for that, and stays below 2^64.
+    private const int FractionShift = 9;
+
+    // Added to fraction × 10 before its carry out is taken as the tenth: one half (2^63), so that it is rounded to the
+    // nearest, and 6 units of 2^-64 that make up for the product rounded down.
+    private const ulong TenthsRoundingBias = (1UL << 63) + 6;
+
+    // A fraction of exactly 0.25: 2.5 tenths, a tie, which goes to the even 2 (0.75 rounds up to the even 8 anyway).
+    private const ulong ExactQuarter = 1UL << 62;
 
     /// <summary>The least k of the powers of ten 10^k that the exponents of doubles need.</summary>
-    internal const int MinK = -292;
+    internal const int MinK = -293;
 
     /// <summary>The greatest k of the powers of ten 10^k that the exponents of doubles need.</summary>
-    internal const int MaxK = 326;
+    internal const int MaxK = 324;
 
     // PowersOfTen copied once into an array (microseconds), which optimised code reads at a fixed address: the form the
     // hot path was measured with.
@@ -67,71 +86,49 @@ internal static partial class ShortestDecimal
             : Regular(HiddenBit | fraction, biasedExponent - ExponentBias);
     }
 
-    // fc × 2^e, whose rounding interval reaches halfway to each neighbour, and includes its ends when fc is even
+    // m × 2^e, whose rounding interval reaches halfway to each neighbour, and includes its ends when m is even
     // (round-half-even would round them to this double).
-    private static (ulong Digits, int Exponent) Regular(ulong fc, int e)
+    private static (ulong Digits, int Exponent) Regular(ulong m, int e)
     {
-        bool endsIncluded = (fc & 1) == 0;
-        ulong twoFc = fc << 1;
-
-        // k = -minusK puts 10^k × 2^e in [10^κ, 10^(κ+1)): scaled by 10^k, the interval's ends have some 18 digits
-        // before the point, and the interval is 10^κ to 10^(κ+1) wide.
-        int minusK = FloorLog10Pow2(e) - Kappa;
-        int k = -minusK;
+        int d = FloorLog10Pow2(e);
+        int k = -(d + 1);
         ulong high = s_powersOfTen[2 * (k - MinK)];
         ulong low = s_powersOfTen[(2 * (k - MinK)) + 1];
-        int beta = e + FloorLog2Pow10(k);
 
-        // zi: the upper end (2fc + 1) × 2^(e-1) × 10^k, rounded down, and whether it is an integer; deltai: the
-        // interval's width 2^e × 10^k, rounded down.
-        uint deltai = (uint)(high >> (63 - beta));
-        Debug.Assert(deltai >= SmallDivisor && deltai < BigDivisor, "the width is between 10^κ and 10^(κ+1)");
-        (ulong zi, bool ziIsInteger) = MultiplyUpper((twoFc | 1) << beta, high, low);
+        // 10^k is (high, low) × 2^(FloorLog2Pow10(k) - 127), so m shifted left by this much puts c × 2^FractionShift
+        // in the upper word of the product's top 128 bits. 10^d ≤ 2^e < 10^(d+1) keeps the shift within 3 of
+        // FractionShift.
+        int shift = e + FloorLog2Pow10(k) + 1 + FractionShift;
+        Debug.Assert(shift is >= FractionShift - 3 and <= FractionShift, "m << shift fits in 64 bits");
+        (ulong upper, ulong lower) = MultiplyTop128(m << shift, high, low);
+        ulong whole = upper >> FractionShift;
+        ulong fraction = (upper << (64 - FractionShift)) | (lower >> FractionShift);
 
-        // Two digits shorter: the multiple of 1,000 at or below zi, if it lies in the interval.
-        ulong significand = zi / BigDivisor;
-        uint r = (uint)(zi - (significand * BigDivisor));
-        if (r < deltai)
+        // Half the gap, 2^(e-1) × 10^k, in units of 2^-64: the power's high word shifted by the same scale, one more
+        // where the interval's ends are included.
+        ulong halfGap = (high >> (FractionShift + 1 - shift)) + (1 - (m & 1));
+
+        // whole + 1 is in the interval if fraction + halfGap reaches 1 (the sum carries); whole is, if halfGap exceeds
+        // fraction. The gap is under 1, so at most one of them is.
+        bool nextInInterval = fraction + halfGap < fraction;
+        bool wholeInInterval = halfGap > fraction;
+        if (nextInInterval | wholeInInterval)
         {
-            // It is in unless it is the upper end itself, which the interval leaves out.
-            if (r != 0 || !ziIsInteger || endsIncluded)
-            {
-                return WithoutTrailingZeros(significand, minusK + Kappa + 1);
-            }
-
-            significand--;
-            r = BigDivisor;
-        }
-        else if (r == deltai)
-        {
-            // Exactly as far below zi as the lower end, up to the fractional parts: compare those, through the parity
-            // and integrality of the lower end (2fc - 1) × 2^(e-1) × 10^k.
-            (bool xParity, bool xIsInteger) = MultiplyParity(twoFc - 1, high, low, beta);
-            if (xParity || (xIsInteger && endsIncluded))
-            {
-                return WithoutTrailingZeros(significand, minusK + Kappa + 1);
-            }
+            return WithoutTrailingZeros(whole + (nextInInterval ? 1UL : 0), d + 1);
         }
 
-        // One digit longer: the multiple of 100 below zi closest to the value itself, fc × 2^e × 10^k, found from
-        // zi's distance to it (half the width, deltai / 2), then corrected where that rounding may be off by one.
-        significand *= 10;
-        uint distance = r - (deltai / 2) + (SmallDivisor / 2);
-        bool approximateParity = ((distance ^ (SmallDivisor / 2)) & 1) != 0;
-        uint steps = distance / SmallDivisor;
-        significand += steps;
-        if (steps * SmallDivisor == distance)
+        // No whole number in the interval: c rounded to tenths, the carry out of fraction × 10 plus the bias.
+        ulong fractionTimesTen = fraction * 10;
+        ulong tenth = MultiplyHigh(fraction, 10) + (fractionTimesTen + TenthsRoundingBias < fractionTimesTen ? 1UL : 0);
+        if (fraction == ExactQuarter)
         {
-            // The value's fractional part decides between this and the one below; on a tie, the even one.
-            (bool yParity, bool yIsInteger) = MultiplyParity(twoFc, high, low, beta);
-            if (yParity != approximateParity || ((significand & 1) != 0 && yIsInteger))
-            {
-                significand--;
-            }
+            tenth = 2;
         }
 
-        Debug.Assert(significand % 10 != 0, "a decimal one digit longer than the shortest ends in a digit other than 0");
-        return (significand, minusK + Kappa);
+        // A tenth of 0 or 10 would be a whole number within a twentieth of c, which the interval, reaching at least a
+        // twentieth either side, would hold.
+        Debug.Assert(tenth is >= 1 and <= 9, "the decimal one digit longer ends in a digit other than 0");
+        return ((whole * 10) + tenth, d);
     }
 
     // 2^52 × 2^e, a power of two above the smallest normal: the interval reaches a quarter of the way down (the
@@ -176,24 +173,14 @@ internal static partial class ShortestDecimal
         return (significand, minusK);
     }
 
-    // The upper 128 bits of the 192-bit product x × (high × 2^64 + low): their top 64 bits, and whether the rest of
-    // them is zero (the product of the interval's end and 10^k, and whether it is an integer).
+    // The upper 128 bits of the 192-bit product x × (high × 2^64 + low), as their upper and lower words.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (ulong Integer, bool IsInteger) MultiplyUpper(ulong x, ulong high, ulong low)
+    private static (ulong Upper, ulong Lower) MultiplyTop128(ulong x, ulong high, ulong low)
     {
-        ulong middle = (x * high) + MultiplyHigh(x, low);
-        ulong carry = middle < x * high ? 1UL : 0;
-        return (MultiplyHigh(x, high) + carry, middle == 0);
-    }
-
-    // Of the lower 128 bits of the 192-bit product x × (high × 2^64 + low), shifted right by 128 - beta bits: the
-    // lowest bit of the integer part (its parity), and whether the fractional part below it is zero.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (bool Parity, bool IsInteger) MultiplyParity(ulong x, ulong high, ulong low, int beta)
-    {
-        ulong lowerHigh = (x * high) + MultiplyHigh(x, low);
-        ulong lowerLow = x * low;
-        return (((lowerHigh >> (64 - beta)) & 1) != 0, ((lowerHigh << beta) | (lowerLow >> (64 - beta))) == 0);
+        ulong lowerOfHigh = x * high;
+        ulong lower = lowerOfHigh + MultiplyHigh(x, low);
+        ulong carry = lower < lowerOfHigh ? 1UL : 0;
+        return (MultiplyHigh(x, high) + carry, lower);
     }
 
     // The upper 64 bits of a × b. Math.BigMul hands back the lower half through memory on x64; these products need
@@ -202,8 +189,9 @@ internal static partial class ShortestDecimal
     private static ulong MultiplyHigh(ulong a, ulong b) =>
         Bmi2.X64.IsSupported ? Bmi2.X64.MultiplyNoFlags(a, b) : Math.BigMul(a, b, out _);
 
-    // d × 10^exponent with d's trailing zeros moved into the exponent. d is below 2^63 / 1,000 (the upper end of the
-    // interval fits in 63 bits), so below 10^16, and has at most 15 trailing zeros: steps of 8, 4, 2 and 1 find them.
+    // d × 10^exponent with d's trailing zeros moved into the exponent. d is below 10^16 (a regular double's whole
+    // part is below 2^53, a power of two's shorter decimal has 16 digits at most), so it has at most 15 trailing
+    // zeros: steps of 8, 4, 2 and 1 find them.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (ulong Digits, int Exponent) WithoutTrailingZeros(ulong d, int exponent)
     {
