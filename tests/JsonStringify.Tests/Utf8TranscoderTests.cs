@@ -7,8 +7,10 @@ namespace JsonStringify.Tests;
 /// <summary>
 /// The UTF-8 sinks' transcoder against <see cref="Utf8.FromUtf16"/> with invalid sequences replaced and more data to
 /// come: the same status, counts and bytes, for texts of every mix of char widths (ASCII, two-byte, three-byte,
-/// surrogate pairs, unpaired surrogates) at every length around its 32-char blocks, into room that is ample, tight or
-/// too short. On a machine without AVX-512 VBMI2 both sides are the runtime's transcoder.
+/// surrogate pairs, unpaired surrogates) at every length around its blocks (32 chars with AVX-512 VBMI2, 8 with SSSE3
+/// alone), into room that is ample, tight or too short, and for long texts whose ASCII runs hand the text back to the
+/// runtime's narrowing. CI runs these on the processor's widest path and again with AVX-512 off; with no vector
+/// instructions at all both sides are the runtime's transcoder.
 /// </summary>
 public class Utf8TranscoderTests
 {
@@ -131,6 +133,36 @@ public class Utf8TranscoderTests
                 Utf8Transcoder.FromUtf16(text, destination, out _, out int written);
                 Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
             }
+        }
+    }
+
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void MatchesTheRuntimeTranscoderOnLongTexts(int seed)
+    {
+        // ASCII runs of up to 600 chars, long enough for the block loops to hand the text back to the runtime's
+        // narrowing, between runs of chars of every width; into ample room and into room that runs out partway.
+        var random = new Random(seed);
+        for (int texts = 0; texts < 20; texts++)
+        {
+            var text = new List<char>();
+            while (text.Count < 3_000)
+            {
+                int ascii = random.Next(600);
+                for (int k = 0; k < ascii; k++)
+                {
+                    text.Add((char)(' ' + random.Next(95)));
+                }
+
+                int other = random.Next(1, 40);
+                for (int k = 0; k < other; k++)
+                {
+                    text.Add(s_alphabet[random.Next(s_alphabet.Length)]);
+                }
+            }
+
+            AssertSame([.. text], (text.Count * 3) + 64);
+            AssertSame([.. text], random.Next(text.Count * 2));
         }
     }
 

@@ -17,9 +17,11 @@ namespace JsonStringify.Internals;
 /// instruction (AVX-512 VBMI2): every char's bytes are laid out in a lane of their own, and the compress packs the
 /// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic), with or without surrogate
 /// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two. A block with a surrogate that is
-/// not half of a pair in it, the few chars at the end, and all of the text where those instructions (and AVX-512 CD's
-/// leading-zero count) are missing go through <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the
-/// narrowing takes over again.
+/// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
+/// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
+/// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors, each packed by a byte shuffle
+/// from a table indexed by its chars' lengths, and a block with surrogates other than pairs among chars below U+0800
+/// char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -163,10 +165,309 @@ internal static class Utf8Transcoder
             }
         }
 
+        else if (Ssse3.IsSupported)
+        {
+            (i, w) = EncodeEightCharBlocks(source, destination);
+        }
+
         OperationStatus rest = Utf8.FromUtf16(source[i..], destination[w..], out int restRead, out int restWritten, replaceInvalidSequences: true, isFinalBlock: false);
         read = i + restRead;
         written = w + restWritten;
         return rest;
+    }
+
+    // Chars per block where the 512-bit instructions are missing: one 128-bit vector.
+    private const int EightChars = 8;
+
+    // The room an eight-char block needs: as far as its stores reach. The second half of a block of three-byte chars
+    // stores 16 bytes from up to 12 bytes in; a block of surrogates writes at most 28 (seven three-byte chars and a
+    // pair that the block's end cuts).
+    private const int EightCharRoom = 32;
+
+    // ASCII blocks of eight in a row at which the runtime's narrowing takes the text again: as many chars as
+    // AsciiBlocksToNarrow blocks of 32.
+    private const int AsciiEightCharBlocksToNarrow = AsciiBlocksToNarrow * BlockLength / EightChars;
+
+    // The byte shuffles that pack a block's lanes, 0x80 (a zero) past the bytes kept. First TwoByteShuffleCount, one
+    // for each mask of the chars of an eight-char block that take two bytes (bit k for char k): each 16-bit lane's
+    // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of lengths of
+    // four chars (two bits per char, its length less one): each 32-bit lane's first one, two or three bytes.
+    private static readonly byte[] s_shuffles = MakeShuffles();
+
+    private const int TwoByteShuffleCount = 256;
+
+    private const int FourCharShuffleCount = 256;
+
+    private static byte[] MakeShuffles()
+    {
+        byte[] shuffles = new byte[(TwoByteShuffleCount + FourCharShuffleCount) * Vector128<byte>.Count];
+        shuffles.AsSpan().Fill(0x80);
+        for (int mask = 0; mask < TwoByteShuffleCount; mask++)
+        {
+            Span<byte> shuffle = shuffles.AsSpan(mask * Vector128<byte>.Count, Vector128<byte>.Count);
+            int at = 0;
+            for (int lane = 0; lane < EightChars; lane++)
+            {
+                shuffle[at++] = (byte)(2 * lane);
+                if ((mask & (1 << lane)) != 0)
+                {
+                    shuffle[at++] = (byte)((2 * lane) + 1);
+                }
+            }
+        }
+
+        for (int lengths = 0; lengths < FourCharShuffleCount; lengths++)
+        {
+            Span<byte> shuffle = shuffles.AsSpan((TwoByteShuffleCount + lengths) * Vector128<byte>.Count, Vector128<byte>.Count);
+            int at = 0;
+            for (int lane = 0; lane < 4; lane++)
+            {
+                // A length of four (3 in the two bits) never comes: the two masks' sum is at most 2.
+                int length = Math.Min(((lengths >> (2 * lane)) & 3) + 1, 3);
+                for (int b = 0; b < length; b++)
+                {
+                    shuffle[at++] = (byte)((4 * lane) + b);
+                }
+            }
+        }
+
+        return shuffles;
+    }
+
+    // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
+    // the leading ASCII, blocks of eight chars. An ASCII block is narrowed in the loop, until enough come in a row to
+    // hand the text to the narrowing again; a block of chars below U+0800 becomes a 16-bit lane per char, as
+    // EncodeTwoByteBlock makes them, packed by one byte shuffle; a block with three-byte chars and no surrogate, two
+    // halves of four 32-bit lanes, each packed by a shuffle (EncodeFourChars); a block with surrogates goes char by
+    // char (EncodeChar). Each shuffle comes from a table indexed by the chars' lengths. Stops where fewer than eight
+    // chars or less than EightCharRoom bytes of room are left, or before a high surrogate that ends the text. Returns
+    // the chars read and the bytes written, which are what Utf8.FromUtf16 writes for the same chars. Optimised from its
+    // first call, as FromUtf16 is.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
+    private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination)
+    {
+        if (Ascii.FromUtf16(source, destination, out int narrowed) != OperationStatus.InvalidData)
+        {
+            return (narrowed, narrowed);
+        }
+
+        ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
+        ref byte bytes = ref MemoryMarshal.GetReference(destination);
+        ref byte shuffles = ref MemoryMarshal.GetArrayDataReference(s_shuffles);
+        int i = narrowed;
+        int w = narrowed;
+        int asciiBlocks = 0;
+        while (source.Length - i >= EightChars && destination.Length - w >= EightCharRoom)
+        {
+            Vector128<ushort> block = Vector128.LoadUnsafe(ref chars, (nuint)i);
+            if (IsAscii(block))
+            {
+                // With the next eight chars too where they are ASCII: sixteen in one store. Otherwise the store's
+                // second half is the same eight again, past the bytes written, which later stores overwrite.
+                int count = EightChars;
+                Vector128<ushort> next = block;
+                if (source.Length - i >= 2 * EightChars)
+                {
+                    Vector128<ushort> following = Vector128.LoadUnsafe(ref chars, (nuint)(i + EightChars));
+                    if (IsAscii(following))
+                    {
+                        next = following;
+                        count = 2 * EightChars;
+                        asciiBlocks++;
+                    }
+                }
+
+                Sse2.PackUnsignedSaturate(block.AsInt16(), next.AsInt16()).StoreUnsafe(ref bytes, (nuint)w);
+                i += count;
+                w += count;
+                if (++asciiBlocks >= AsciiEightCharBlocksToNarrow)
+                {
+                    asciiBlocks = 0;
+                    if (Ascii.FromUtf16(source[i..], destination[w..], out narrowed) != OperationStatus.InvalidData)
+                    {
+                        return (i + narrowed, w + narrowed);
+                    }
+
+                    i += narrowed;
+                    w += narrowed;
+                }
+
+                continue;
+            }
+
+            asciiBlocks = 0;
+            if (Vector128.LessThanAll(block, Vector128.Create((ushort)0x800)))
+            {
+                Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
+                Vector128<ushort> lead = Vector128.ConditionalSelect(
+                    notAscii, Vector128.ShiftRightLogical(block, 6) | Vector128.Create((ushort)0xC0), block);
+                Vector128<ushort> continuation = (block & Vector128.Create((ushort)0x3F)) | Vector128.Create((ushort)0x80);
+                w += StoreTwoByteLanes(lead, continuation, notAscii, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                i += EightChars;
+                continue;
+            }
+
+            Vector128<ushort> surrogates = Vector128.Equals(
+                block & Vector128.Create((ushort)0xF800), Vector128.Create((ushort)0xD800));
+            if (surrogates == Vector128<ushort>.Zero)
+            {
+                int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
+                i += EightChars;
+                continue;
+            }
+
+            // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text), each high surrogate with its low one
+            // next in the block: a 16-bit lane per char, a pair's four bytes two in each of its lanes, as
+            // EncodeTwoBytesAndPairsBlock makes them, packed by the shuffle of a two-byte block.
+            Vector128<ushort> kind = block & Vector128.Create((ushort)0xFC00);
+            Vector128<ushort> highLanes = Vector128.Equals(kind, Vector128.Create((ushort)0xD800));
+            Vector128<ushort> lowLanes = Vector128.Equals(kind, Vector128.Create((ushort)0xDC00));
+            uint high = highLanes.ExtractMostSignificantBits();
+            uint low = lowLanes.ExtractMostSignificantBits();
+            if (high == low >> 1 && (low & 1) == 0
+                && Vector128.LessThanAll(Vector128.Min(block, block + Vector128.Create((ushort)0x2800)), Vector128.Create((ushort)0x800)))
+            {
+                Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
+                Vector128<ushort> previous = Sse2.ShiftLeftLogical128BitLane(block, sizeof(ushort));
+                Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
+                Vector128<ushort> shifted = Vector128.ShiftRightLogical(block, 6);
+                Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
+                Vector128<ushort> first = Vector128.ConditionalSelect(
+                    highLanes,
+                    Vector128.ShiftRightLogical(upper, 8) | Vector128.Create((ushort)0xF0),
+                    Vector128.ConditionalSelect(
+                        lowLanes,
+                        Vector128.ShiftLeft(previous & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
+                        Vector128.ConditionalSelect(notAscii, shifted | Vector128.Create((ushort)0xC0), block)));
+                Vector128<ushort> second = Vector128.ConditionalSelect(
+                    highLanes, Vector128.ShiftRightLogical(upper, 2), block) & Vector128.Create((ushort)0x3F) | continuation;
+                w += StoreTwoByteLanes(first, second, notAscii, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                i += EightChars;
+                continue;
+            }
+
+            // Other surrogates: char by char, a pair that the block's end cuts taken whole. A high surrogate last in the
+            // text stops the loop, for the runtime's transcoder to keep for the text that follows (NeedMoreData).
+            int end = i + EightChars;
+            while (i < end)
+            {
+                int step = EncodeChar(source, i, ref Unsafe.Add(ref bytes, w), out int bytesWritten);
+                if (step == 0)
+                {
+                    return (i, w);
+                }
+
+                i += step;
+                w += bytesWritten;
+            }
+        }
+
+        return (i, w);
+    }
+
+    // The eight-char blocks' store of 16-bit lanes: each lane's first byte, then its second where notAscii is set,
+    // packed in order at destination by a shuffle from the table; returns how many bytes it took.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int StoreTwoByteLanes(Vector128<ushort> first, Vector128<ushort> second, Vector128<ushort> notAscii, ref byte shuffles, ref byte destination)
+    {
+        Vector128<byte> lanes = (first | Vector128.ShiftLeft(second, 8)).AsByte();
+        uint twoBytes = notAscii.ExtractMostSignificantBits();
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(twoBytes * (uint)Vector128<byte>.Count));
+        Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
+        return EightChars + BitOperations.PopCount(twoBytes);
+    }
+
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool IsAscii(Vector128<ushort> chars) => (chars & Vector128.Create((ushort)0xFF80)) == Vector128<ushort>.Zero;
+
+    // Writes four chars, none of them a surrogate, widened to 32-bit lanes, as UTF-8 at destination, which has room for
+    // 16 bytes; returns how many bytes it took. Each lane holds its char's one, two or three bytes in memory order, and
+    // a shuffle from the table, indexed by the four lengths, packs them.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeFourChars(Vector128<uint> chars, ref byte shuffles, ref byte destination)
+    {
+        Vector128<uint> twoOrMore = Vector128.GreaterThan(chars, Vector128.Create(0x7Fu));
+        Vector128<uint> three = Vector128.GreaterThan(chars, Vector128.Create(0x7FFu));
+        Vector128<uint> sixBits = Vector128.Create(0x3Fu);
+        Vector128<uint> continuation = Vector128.Create(0x80u);
+        Vector128<uint> last = (chars & sixBits) | continuation;
+        Vector128<uint> middle = (Vector128.ShiftRightLogical(chars, 6) & sixBits) | continuation;
+        Vector128<uint> twoBytes = (Vector128.ShiftRightLogical(chars, 6) | Vector128.Create(0xC0u)) | Vector128.ShiftLeft(last, 8);
+        Vector128<uint> threeBytes = (Vector128.ShiftRightLogical(chars, 12) | Vector128.Create(0xE0u))
+            | Vector128.ShiftLeft(middle, 8) | Vector128.ShiftLeft(last, 16);
+        Vector128<uint> lanes = Vector128.ConditionalSelect(three, threeBytes, Vector128.ConditionalSelect(twoOrMore, twoBytes, chars));
+
+        // Two bits per char, its length less one: the sum of the two masks' bits, each spread to its char's two bits.
+        uint longer = twoOrMore.ExtractMostSignificantBits();
+        uint longest = three.ExtractMostSignificantBits();
+        uint lengths = SpreadToPairs(longer) + SpreadToPairs(longest);
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)((TwoByteShuffleCount + lengths) * (uint)Vector128<byte>.Count));
+        Ssse3.Shuffle(lanes.AsByte(), shuffle).StoreUnsafe(ref destination);
+        return 4 + BitOperations.PopCount(longer) + BitOperations.PopCount(longest);
+    }
+
+    // Bit k of a four-bit mask moved to bit 2k.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint SpreadToPairs(uint mask)
+    {
+        Debug.Assert(mask < 16, "four bits");
+        return (mask & 1) | ((mask & 2) << 1) | ((mask & 4) << 2) | ((mask & 8) << 3);
+    }
+
+    // Writes the char at i (with its low surrogate, for a high surrogate that has one next) as UTF-8 at destination,
+    // with room for four bytes, as Utf8.FromUtf16 does with invalid sequences replaced: a surrogate without its other
+    // half becomes U+FFFD. Returns how many chars it took, and 0 for a high surrogate that is the text's last char,
+    // whose pair may come with the text that follows.
+    private static int EncodeChar(ReadOnlySpan<char> source, int i, ref byte destination, out int written)
+    {
+        int c = source[i];
+        if (c < 0x80)
+        {
+            destination = (byte)c;
+            written = 1;
+            return 1;
+        }
+
+        if (c < 0x800)
+        {
+            destination = (byte)(0xC0 | (c >> 6));
+            Unsafe.Add(ref destination, 1) = (byte)(0x80 | (c & 0x3F));
+            written = 2;
+            return 1;
+        }
+
+        if (char.IsHighSurrogate((char)c))
+        {
+            if (i + 1 == source.Length)
+            {
+                written = 0;
+                return 0;
+            }
+
+            if (char.IsLowSurrogate(source[i + 1]))
+            {
+                int codePoint = char.ConvertToUtf32((char)c, source[i + 1]);
+                destination = (byte)(0xF0 | (codePoint >> 18));
+                Unsafe.Add(ref destination, 1) = (byte)(0x80 | ((codePoint >> 12) & 0x3F));
+                Unsafe.Add(ref destination, 2) = (byte)(0x80 | ((codePoint >> 6) & 0x3F));
+                Unsafe.Add(ref destination, 3) = (byte)(0x80 | (codePoint & 0x3F));
+                written = 4;
+                return 2;
+            }
+
+            c = 0xFFFD;
+        }
+        else if (char.IsLowSurrogate((char)c))
+        {
+            c = 0xFFFD;
+        }
+
+        destination = (byte)(0xE0 | (c >> 12));
+        Unsafe.Add(ref destination, 1) = (byte)(0x80 | ((c >> 6) & 0x3F));
+        Unsafe.Add(ref destination, 2) = (byte)(0x80 | (c & 0x3F));
+        written = 3;
+        return 1;
     }
 
     // Writes a block of chars below U+0800 as UTF-8 at destination, which has room for BlockRoom; returns how many
