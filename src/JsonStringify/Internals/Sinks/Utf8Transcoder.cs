@@ -164,7 +164,6 @@ internal static class Utf8Transcoder
                 i += BlockLength;
             }
         }
-
         else if (Ssse3.IsSupported)
         {
             (i, w) = EncodeEightCharBlocks(source, destination);
@@ -236,13 +235,13 @@ internal static class Utf8Transcoder
 
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
     // the leading ASCII, blocks of eight chars. An ASCII block is narrowed in the loop, until enough come in a row to
-    // hand the text to the narrowing again; a block of chars below U+0800 becomes a 16-bit lane per char, as
-    // EncodeTwoByteBlock makes them, packed by one byte shuffle; a block with three-byte chars and no surrogate, two
-    // halves of four 32-bit lanes, each packed by a shuffle (EncodeFourChars); a block with surrogates goes char by
-    // char (EncodeChar). Each shuffle comes from a table indexed by the chars' lengths. Stops where fewer than eight
-    // chars or less than EightCharRoom bytes of room are left, or before a high surrogate that ends the text. Returns
-    // the chars read and the bytes written, which are what Utf8.FromUtf16 writes for the same chars. Optimised from its
-    // first call, as FromUtf16 is.
+    // hand the text to the narrowing again; a block of chars below U+0800, with or without surrogate pairs among them,
+    // becomes a 16-bit lane per char, as EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one
+    // byte shuffle; a block with three-byte chars and no surrogate, two halves of four 32-bit lanes, each packed by a
+    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (EncodeChar). Each shuffle comes
+    // from a table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes
+    // of room are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written,
+    // which are what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination)
     {
@@ -341,14 +340,15 @@ internal static class Utf8Transcoder
                         Vector128.ShiftLeft(previous & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
                         Vector128.ConditionalSelect(notAscii, shifted | Vector128.Create((ushort)0xC0), block)));
                 Vector128<ushort> second = Vector128.ConditionalSelect(
-                    highLanes, Vector128.ShiftRightLogical(upper, 2), block) & Vector128.Create((ushort)0x3F) | continuation;
+                    highLanes, Vector128.ShiftRightLogical(upper, 2), block);
+                second = (second & Vector128.Create((ushort)0x3F)) | continuation;
                 w += StoreTwoByteLanes(first, second, notAscii, ref shuffles, ref Unsafe.Add(ref bytes, w));
                 i += EightChars;
                 continue;
             }
 
-            // Other surrogates: char by char, a pair that the block's end cuts taken whole. A high surrogate last in the
-            // text stops the loop, for the runtime's transcoder to keep for the text that follows (NeedMoreData).
+            // Other surrogates: char by char, a pair that the block's end cuts taken whole. A high surrogate last in
+            // the text stops the loop, for the runtime's transcoder to keep for the text that follows (NeedMoreData).
             int end = i + EightChars;
             while (i < end)
             {
