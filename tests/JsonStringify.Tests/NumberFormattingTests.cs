@@ -573,7 +573,8 @@ public class NumberFormattingTests
         Category("exact ties one digit past the shortest: c = v × 10^-(d+1) ending in exactly .25 or .75", () =>
         {
             // v = m × 2^e with d = floor(log10(2^e)) and k = -(d+1) ≥ 0: c = m × 5^k / 2^s with s = -(e+k) fraction
-            // bits. Its fraction is q/4 when m × 5^k ≡ q × 2^(s-2) (mod 2^s), i.e. m ≡ q × 2^(s-2) × 5^-k.
+            // bits. Its fraction is q/4 when m × 5^k ≡ q × 2^(s-2) (mod 2^s), i.e. m ≡ q × 2^(s-2) × 5^-k. The odd
+            // residues modulo 2^s form a group of order 2^(s-1), so 5^-k is (5^k)^(2^(s-1) - 1).
             for (int e = -1; e >= -80; e--)
             {
                 int k = -((int)Math.Floor(e * Math.Log10(2)) + 1);
@@ -590,7 +591,7 @@ public class NumberFormattingTests
                     var residue = (ulong)(inverseOfFivePowK * quarters * (BigInteger.One << (s - 2)) % modulus);
                     for (int i = 0; i < 200; i++)
                     {
-                        ulong m = (1UL << SignificandBits) + residue + ((rng.Below(1UL << (SignificandBits - s)) << s));
+                        ulong m = (1UL << SignificandBits) + residue + (rng.Below(1UL << (SignificandBits - s)) << s);
                         values.Add(BitConverter.UInt64BitsToDouble(((ulong)(e + 1075) << SignificandBits) | (m & FractionMask)));
                     }
                 }
