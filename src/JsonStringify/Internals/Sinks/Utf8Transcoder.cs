@@ -238,7 +238,7 @@ internal static class Utf8Transcoder
     // hand the text to the narrowing again; a block of chars below U+0800, with or without surrogate pairs among them,
     // becomes a 16-bit lane per char, as EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one
     // byte shuffle; a block with three-byte chars and no surrogate, two halves of four 32-bit lanes, each packed by a
-    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (EncodeChar). Each shuffle comes
+    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (Rune). Each shuffle comes
     // from a table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes
     // of room are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written,
     // which are what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
@@ -347,19 +347,20 @@ internal static class Utf8Transcoder
                 continue;
             }
 
-            // Other surrogates: char by char, a pair that the block's end cuts taken whole. A high surrogate last in
-            // the text stops the loop, for the runtime's transcoder to keep for the text that follows (NeedMoreData).
+            // Other surrogates: char by char, a pair that the block's end cuts taken whole. Rune's decoder gives U+FFFD
+            // for a surrogate without its other half, as Utf8.FromUtf16 writes it, and NeedMoreData for a high
+            // surrogate that ends the text, which stops the loop for the runtime's transcoder to keep for the text that
+            // follows.
             int end = i + EightChars;
             while (i < end)
             {
-                int step = EncodeChar(source, i, ref Unsafe.Add(ref bytes, w), out int bytesWritten);
-                if (step == 0)
+                if (Rune.DecodeFromUtf16(source[i..], out Rune rune, out int charsRead) == OperationStatus.NeedMoreData)
                 {
                     return (i, w);
                 }
 
-                i += step;
-                w += bytesWritten;
+                i += charsRead;
+                w += rune.EncodeToUtf8(destination[w..]);
             }
         }
 
@@ -413,61 +414,6 @@ internal static class Utf8Transcoder
     {
         Debug.Assert(mask < 16, "four bits");
         return (mask & 1) | ((mask & 2) << 1) | ((mask & 4) << 2) | ((mask & 8) << 3);
-    }
-
-    // Writes the char at i (with its low surrogate, for a high surrogate that has one next) as UTF-8 at destination,
-    // with room for four bytes, as Utf8.FromUtf16 does with invalid sequences replaced: a surrogate without its other
-    // half becomes U+FFFD. Returns how many chars it took, and 0 for a high surrogate that is the text's last char,
-    // whose pair may come with the text that follows.
-    private static int EncodeChar(ReadOnlySpan<char> source, int i, ref byte destination, out int written)
-    {
-        int c = source[i];
-        if (c < 0x80)
-        {
-            destination = (byte)c;
-            written = 1;
-            return 1;
-        }
-
-        if (c < 0x800)
-        {
-            destination = (byte)(0xC0 | (c >> 6));
-            Unsafe.Add(ref destination, 1) = (byte)(0x80 | (c & 0x3F));
-            written = 2;
-            return 1;
-        }
-
-        if (char.IsHighSurrogate((char)c))
-        {
-            if (i + 1 == source.Length)
-            {
-                written = 0;
-                return 0;
-            }
-
-            if (char.IsLowSurrogate(source[i + 1]))
-            {
-                int codePoint = char.ConvertToUtf32((char)c, source[i + 1]);
-                destination = (byte)(0xF0 | (codePoint >> 18));
-                Unsafe.Add(ref destination, 1) = (byte)(0x80 | ((codePoint >> 12) & 0x3F));
-                Unsafe.Add(ref destination, 2) = (byte)(0x80 | ((codePoint >> 6) & 0x3F));
-                Unsafe.Add(ref destination, 3) = (byte)(0x80 | (codePoint & 0x3F));
-                written = 4;
-                return 2;
-            }
-
-            c = 0xFFFD;
-        }
-        else if (char.IsLowSurrogate((char)c))
-        {
-            c = 0xFFFD;
-        }
-
-        destination = (byte)(0xE0 | (c >> 12));
-        Unsafe.Add(ref destination, 1) = (byte)(0x80 | ((c >> 6) & 0x3F));
-        Unsafe.Add(ref destination, 2) = (byte)(0x80 | (c & 0x3F));
-        written = 3;
-        return 1;
     }
 
     // Writes a block of chars below U+0800 as UTF-8 at destination, which has room for BlockRoom; returns how many
