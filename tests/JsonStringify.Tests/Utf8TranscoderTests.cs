@@ -166,6 +166,26 @@ public class Utf8TranscoderTests
         }
     }
 
+    [Theory]
+    [InlineData("abcdefghijklmnopqrstuvwxyz012345")] // ASCII, a whole group at a time
+    [InlineData("Россия")] // two-byte chars only
+    [InlineData("Österreich, Česko; ")] // ASCII and two-byte chars in one group
+    [InlineData("日本語のテキスト")] // three-byte chars
+    [InlineData("Привет 😀 мир")] // a pair among two-byte chars and ASCII
+    public void MatchesTheRuntimeTranscoderInEveryRoom(string piece)
+    {
+        // Texts of up to four groups of 32 chars, into every room from none to more than they need: each group and
+        // block is encoded whole only where its stores fit.
+        for (int length = 1; length <= 130; length += 9)
+        {
+            char[] text = [.. string.Concat(Enumerable.Repeat(piece, (length / piece.Length) + 1)).AsSpan(0, length)];
+            for (int room = 0; room <= (length * 3) + 8; room++)
+            {
+                AssertSame(text, room);
+            }
+        }
+    }
+
     [Fact]
     public void ATextOfTwoByteCharsIsTwoBytesEach()
     {
@@ -177,14 +197,23 @@ public class Utf8TranscoderTests
         Assert.Equal(text, System.Text.Encoding.UTF8.GetString(destination, 0, written));
     }
 
+    // Past the room given to the transcoder: more than any of its stores reaches (64 bytes, with AVX-512).
+    private const int GuardLength = 128;
+
+    private const byte Guard = 0xA5;
+
     private static void AssertSame(char[] text, int room)
     {
         byte[] expected = new byte[room];
-        byte[] actual = new byte[room];
+
+        // The room, then guard bytes that no store may reach.
+        byte[] actual = new byte[room + GuardLength];
+        actual.AsSpan(room).Fill(Guard);
         OperationStatus expectedStatus = Utf8.FromUtf16(
             text, expected, out int expectedRead, out int expectedWritten, replaceInvalidSequences: true, isFinalBlock: false);
-        OperationStatus actualStatus = Utf8Transcoder.FromUtf16(text, actual, out int actualRead, out int actualWritten);
+        OperationStatus actualStatus = Utf8Transcoder.FromUtf16(text, actual.AsSpan(0, room), out int actualRead, out int actualWritten);
         string what = $"{new string(text)} into {room} bytes";
+        Assert.True(actual.AsSpan(room).IndexOfAnyExcept(Guard) < 0, $"a store past the room of {what}");
         Assert.True(expectedStatus == actualStatus, $"status of {what}: {actualStatus}, expected {expectedStatus}");
         Assert.True(expectedRead == actualRead, $"chars read of {what}: {actualRead}, expected {expectedRead}");
         Assert.True(expectedWritten == actualWritten, $"bytes written of {what}: {actualWritten}, expected {expectedWritten}");

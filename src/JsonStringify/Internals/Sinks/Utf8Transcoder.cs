@@ -19,9 +19,9 @@ namespace JsonStringify.Internals;
 /// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two. A block with a surrogate that is
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
-/// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors, each packed by a byte shuffle
-/// from a table indexed by its chars' lengths, and a block with surrogates other than pairs among chars below U+0800
-/// char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
+/// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
+/// them are below U+0800), each packed by a byte shuffle from a table indexed by its chars' lengths, and a block with
+/// surrogates other than pairs among chars below U+0800 char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -187,6 +187,17 @@ internal static class Utf8Transcoder
     // AsciiBlocksToNarrow blocks of 32.
     private const int AsciiEightCharBlocksToNarrow = AsciiBlocksToNarrow * BlockLength / EightChars;
 
+    // Blocks of eight looked at together, as a group: four that are all ASCII, or all below U+0800, are encoded without
+    // a branch per block. In text that mixes ASCII with other chars below U+0800 (accented Latin, Cyrillic, Arabic),
+    // whether a block is ASCII or not is a branch the processor mostly mispredicts.
+    private const int GroupBlocks = 4;
+
+    private const int GroupChars = GroupBlocks * EightChars;
+
+    // The room a group needs: as far as its stores reach. Each block below U+0800 stores 16 bytes where the block before
+    // ended, which is at most 16 bytes on.
+    private const int GroupRoom = GroupBlocks * 2 * EightChars;
+
     // The byte shuffles that pack a block's lanes, 0x80 (a zero) past the bytes kept. First TwoByteShuffleCount, one
     // for each mask of the chars of an eight-char block that take two bytes (bit k for char k): each 16-bit lane's
     // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of lengths of
@@ -234,14 +245,15 @@ internal static class Utf8Transcoder
     }
 
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
-    // the leading ASCII, blocks of eight chars. An ASCII block is narrowed in the loop, until enough come in a row to
-    // hand the text to the narrowing again; a block of chars below U+0800, with or without surrogate pairs among them,
-    // becomes a 16-bit lane per char, as EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one
-    // byte shuffle; a block with three-byte chars and no surrogate, two halves of four 32-bit lanes, each packed by a
-    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (Rune). Each shuffle comes
-    // from a table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes
-    // of room are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written,
-    // which are what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
+    // the leading ASCII, blocks of eight chars, four at a time where they are all ASCII or all below U+0800 (a group).
+    // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
+    // chars below U+0800, with or without surrogate pairs among them, becomes a 16-bit lane per char, as
+    // EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one byte shuffle; a block with three-byte
+    // chars and no surrogate, and the blocks like it after it, two halves of four 32-bit lanes each, each packed by a
+    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (Rune). Each shuffle comes from a
+    // table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes of room
+    // are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written, which are
+    // what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination)
     {
@@ -258,6 +270,51 @@ internal static class Utf8Transcoder
         int asciiBlocks = 0;
         while (source.Length - i >= EightChars && destination.Length - w >= EightCharRoom)
         {
+            if (source.Length - i >= GroupChars && destination.Length - w >= GroupRoom)
+            {
+                ref ushort at = ref Unsafe.Add(ref chars, i);
+                Vector128<ushort> b0 = Vector128.LoadUnsafe(ref at);
+                Vector128<ushort> b1 = Vector128.LoadUnsafe(ref at, EightChars);
+                Vector128<ushort> b2 = Vector128.LoadUnsafe(ref at, 2 * EightChars);
+                Vector128<ushort> b3 = Vector128.LoadUnsafe(ref at, 3 * EightChars);
+                Vector128<ushort> highest = Vector128.Max(Vector128.Max(b0, b1), Vector128.Max(b2, b3));
+                if (Vector128.LessThanAll(highest, Vector128.Create((ushort)0x80)))
+                {
+                    ref byte to = ref Unsafe.Add(ref bytes, w);
+                    Sse2.PackUnsignedSaturate(b0.AsInt16(), b1.AsInt16()).StoreUnsafe(ref to);
+                    Sse2.PackUnsignedSaturate(b2.AsInt16(), b3.AsInt16()).StoreUnsafe(ref to, 2 * EightChars);
+                    i += GroupChars;
+                    w += GroupChars;
+                    asciiBlocks += GroupBlocks;
+                    if (asciiBlocks >= AsciiEightCharBlocksToNarrow)
+                    {
+                        asciiBlocks = 0;
+                        if (Ascii.FromUtf16(source[i..], destination[w..], out narrowed) != OperationStatus.InvalidData)
+                        {
+                            return (i + narrowed, w + narrowed);
+                        }
+
+                        i += narrowed;
+                        w += narrowed;
+                    }
+
+                    continue;
+                }
+
+                if (Vector128.LessThanAll(highest, Vector128.Create((ushort)0x800)))
+                {
+                    asciiBlocks = 0;
+                    w += EncodeTwoByteBlock(b0, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeTwoByteBlock(b1, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeTwoByteBlock(b2, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeTwoByteBlock(b3, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    i += GroupChars;
+                    continue;
+                }
+            }
+
+            // A block at a time: a group with three-byte chars or surrogates, and the last blocks.
+
             Vector128<ushort> block = Vector128.LoadUnsafe(ref chars, (nuint)i);
             if (IsAscii(block))
             {
@@ -297,11 +354,7 @@ internal static class Utf8Transcoder
             asciiBlocks = 0;
             if (Vector128.LessThanAll(block, Vector128.Create((ushort)0x800)))
             {
-                Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
-                Vector128<ushort> lead = Vector128.ConditionalSelect(
-                    notAscii, Vector128.ShiftRightLogical(block, 6) | Vector128.Create((ushort)0xC0), block);
-                Vector128<ushort> continuation = (block & Vector128.Create((ushort)0x3F)) | Vector128.Create((ushort)0x80);
-                w += StoreTwoByteLanes(lead, continuation, notAscii, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                w += EncodeTwoByteBlock(block, ref shuffles, ref Unsafe.Add(ref bytes, w));
                 i += EightChars;
                 continue;
             }
@@ -310,9 +363,23 @@ internal static class Utf8Transcoder
                 block & Vector128.Create((ushort)0xF800), Vector128.Create((ushort)0xD800));
             if (surrogates == Vector128<ushort>.Zero)
             {
-                int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
-                w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
-                i += EightChars;
+                // And the blocks after it while they too have three-byte chars and no surrogate (CJK text), which a
+                // group would not take.
+                do
+                {
+                    int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
+                    i += EightChars;
+                    if (source.Length - i < EightChars || destination.Length - w < EightCharRoom)
+                    {
+                        break;
+                    }
+
+                    block = Vector128.LoadUnsafe(ref chars, (nuint)i);
+                }
+                while (!Vector128.LessThanAll(block, Vector128.Create((ushort)0x800))
+                    && Vector128.GreaterThanOrEqualAll(block - Vector128.Create((ushort)0xD800), Vector128.Create((ushort)0x800)));
+
                 continue;
             }
 
@@ -377,6 +444,18 @@ internal static class Utf8Transcoder
         Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(twoBytes * (uint)Vector128<byte>.Count));
         Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
         return EightChars + BitOperations.PopCount(twoBytes);
+    }
+
+    // Writes a block of eight chars below U+0800 as UTF-8 at destination, which has room for 16 bytes; returns how many
+    // bytes it took. As the 512-bit EncodeTwoByteBlock, packed by a shuffle from the table.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeTwoByteBlock(Vector128<ushort> block, ref byte shuffles, ref byte destination)
+    {
+        Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
+        Vector128<ushort> lead = Vector128.ConditionalSelect(
+            notAscii, Vector128.ShiftRightLogical(block, 6) | Vector128.Create((ushort)0xC0), block);
+        Vector128<ushort> continuation = (block & Vector128.Create((ushort)0x3F)) | Vector128.Create((ushort)0x80);
+        return StoreTwoByteLanes(lead, continuation, notAscii, ref shuffles, ref destination);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
