@@ -367,8 +367,16 @@ internal static class Utf8Transcoder
                 // group would not take.
                 do
                 {
-                    int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
+                    if (Vector128.GreaterThanOrEqualAll(block, Vector128.Create((ushort)0x800)))
+                    {
+                        w += EncodeThreeByteBlock(block, ref Unsafe.Add(ref bytes, w));
+                    }
+                    else
+                    {
+                        int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
+                    }
+
                     i += EightChars;
                     if (source.Length - i < EightChars || destination.Length - w < EightCharRoom)
                     {
@@ -485,6 +493,27 @@ internal static class Utf8Transcoder
         Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)((TwoByteShuffleCount + lengths) * (uint)Vector128<byte>.Count));
         Ssse3.Shuffle(lanes.AsByte(), shuffle).StoreUnsafe(ref destination);
         return 4 + BitOperations.PopCount(longer) + BitOperations.PopCount(longest);
+    }
+
+    // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32 bytes;
+    // returns 24, three bytes a char. Each char's lead and middle byte (1110xxxx 10xxxxxx) in a 16-bit lane of one
+    // vector, its last byte (10xxxxxx) in the low byte of a lane of another; fixed shuffles of the two interleave them,
+    // the first 16 bytes (chars 0 to 4, and char 5's lead) and the last 8.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeThreeByteBlock(Vector128<ushort> block, ref byte destination)
+    {
+        Vector128<ushort> sixBits = Vector128.Create((ushort)0x3F);
+        Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
+        Vector128<byte> leadAndMiddle = (Vector128.ShiftRightLogical(block, 12) | Vector128.Create((ushort)0xE0)
+            | Vector128.ShiftLeft((Vector128.ShiftRightLogical(block, 6) & sixBits) | continuation, 8)).AsByte();
+        Vector128<byte> last = ((block & sixBits) | continuation).AsByte();
+        Vector128<byte> first16 = Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)0, 1, 0x80, 2, 3, 0x80, 4, 5, 0x80, 6, 7, 0x80, 8, 9, 0x80, 10))
+            | Ssse3.Shuffle(last, Vector128.Create((byte)0x80, 0x80, 0, 0x80, 0x80, 2, 0x80, 0x80, 4, 0x80, 0x80, 6, 0x80, 0x80, 8, 0x80));
+        Vector128<byte> last8 = Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)11, 0x80, 12, 13, 0x80, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80))
+            | Ssse3.Shuffle(last, Vector128.Create((byte)0x80, 10, 0x80, 0x80, 12, 0x80, 0x80, 14, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80));
+        first16.StoreUnsafe(ref destination);
+        last8.StoreUnsafe(ref destination, (nuint)Vector128<byte>.Count);
+        return 3 * EightChars;
     }
 
     // Bit k of a four-bit mask moved to bit 2k.
