@@ -21,7 +21,8 @@ namespace JsonStringify.Internals;
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
 /// them are below U+0800), each packed by a byte shuffle from a table indexed by its chars' lengths, and a block with
-/// surrogates other than pairs among chars below U+0800 char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
+/// surrogates other than pairs among chars below U+0800 char by char (EncodeEightCharBlocks). Without either, all of
+/// the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -249,8 +250,9 @@ internal static class Utf8Transcoder
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
     // chars below U+0800, with or without surrogate pairs among them, becomes a 16-bit lane per char, as
     // EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one byte shuffle; a block with three-byte
-    // chars and no surrogate, and the blocks like it after it, two halves of four 32-bit lanes each, each packed by a
-    // shuffle (EncodeFourChars); a block with any other surrogates goes char by char (Rune). Each shuffle comes from a
+    // chars and no surrogate, and the blocks like it after it, three bytes a char in fixed shuffles where all its chars
+    // take three (EncodeThreeByteBlock), otherwise two halves of four 32-bit lanes, each packed by a shuffle
+    // (EncodeFourChars); a block with any other surrogates goes char by char (Rune). The other shuffles come from a
     // table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes of room
     // are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written, which are
     // what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
@@ -314,7 +316,6 @@ internal static class Utf8Transcoder
             }
 
             // A block at a time: a group with three-byte chars or surrogates, and the last blocks.
-
             Vector128<ushort> block = Vector128.LoadUnsafe(ref chars, (nuint)i);
             if (IsAscii(block))
             {
@@ -507,9 +508,11 @@ internal static class Utf8Transcoder
         Vector128<byte> leadAndMiddle = (Vector128.ShiftRightLogical(block, 12) | Vector128.Create((ushort)0xE0)
             | Vector128.ShiftLeft((Vector128.ShiftRightLogical(block, 6) & sixBits) | continuation, 8)).AsByte();
         Vector128<byte> last = ((block & sixBits) | continuation).AsByte();
-        Vector128<byte> first16 = Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)0, 1, 0x80, 2, 3, 0x80, 4, 5, 0x80, 6, 7, 0x80, 8, 9, 0x80, 10))
+        Vector128<byte> first16 =
+            Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)0, 1, 0x80, 2, 3, 0x80, 4, 5, 0x80, 6, 7, 0x80, 8, 9, 0x80, 10))
             | Ssse3.Shuffle(last, Vector128.Create((byte)0x80, 0x80, 0, 0x80, 0x80, 2, 0x80, 0x80, 4, 0x80, 0x80, 6, 0x80, 0x80, 8, 0x80));
-        Vector128<byte> last8 = Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)11, 0x80, 12, 13, 0x80, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80))
+        Vector128<byte> last8 =
+            Ssse3.Shuffle(leadAndMiddle, Vector128.Create((byte)11, 0x80, 12, 13, 0x80, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80))
             | Ssse3.Shuffle(last, Vector128.Create((byte)0x80, 10, 0x80, 0x80, 12, 0x80, 0x80, 14, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80));
         first16.StoreUnsafe(ref destination);
         last8.StoreUnsafe(ref destination, (nuint)Vector128<byte>.Count);
