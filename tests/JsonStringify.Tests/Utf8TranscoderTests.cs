@@ -172,6 +172,7 @@ public class Utf8TranscoderTests
     [InlineData("Österreich, Česko; ")] // ASCII and two-byte chars in one group
     [InlineData("日本語のテキスト")] // three-byte chars
     [InlineData("Привет 😀 мир")] // a pair among two-byte chars and ASCII
+    [InlineData("флаг 🏳\uFE0F\u200D🌈, ❤\uFE0F 👍🏽 ")] // emoji sequences: pairs among three-byte chars, pairs in a row
     public void MatchesTheRuntimeTranscoderInEveryRoom(string piece)
     {
         // Texts of up to four groups of 32 chars, into every room from none to more than they need: each group and

@@ -20,8 +20,8 @@ namespace JsonStringify.Internals;
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800), each packed by a byte shuffle from a table indexed by its chars' lengths, and a block with
-/// surrogates other than pairs among chars below U+0800 char by char (EncodeEightCharBlocks). Without either, all of
+/// them are below U+0800), each packed by byte shuffles, pairs among them and pairs that a block's end cuts included,
+/// and a block with a surrogate without its other half char by char (EncodeEightCharBlocks). Without either, all of
 /// the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
@@ -201,8 +201,9 @@ internal static class Utf8Transcoder
 
     // The byte shuffles that pack a block's lanes, 0x80 (a zero) past the bytes kept. First TwoByteShuffleCount, one
     // for each mask of the chars of an eight-char block that take two bytes (bit k for char k): each 16-bit lane's
-    // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of lengths of
-    // four chars (two bits per char, its length less one): each 32-bit lane's first one, two or three bytes.
+    // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of codes of four
+    // chars, two bits per char (the low one set where it takes two bytes or more, the high one where it takes three):
+    // each 32-bit lane's first one, two or three bytes.
     private static readonly byte[] s_shuffles = MakeShuffles();
 
     private const int TwoByteShuffleCount = 256;
@@ -227,14 +228,14 @@ internal static class Utf8Transcoder
             }
         }
 
-        for (int lengths = 0; lengths < FourCharShuffleCount; lengths++)
+        for (int codes = 0; codes < FourCharShuffleCount; codes++)
         {
-            Span<byte> shuffle = shuffles.AsSpan((TwoByteShuffleCount + lengths) * Vector128<byte>.Count, Vector128<byte>.Count);
+            Span<byte> shuffle = shuffles.AsSpan((TwoByteShuffleCount + codes) * Vector128<byte>.Count, Vector128<byte>.Count);
             int at = 0;
             for (int lane = 0; lane < 4; lane++)
             {
-                // A length of four (3 in the two bits) never comes: the two masks' sum is at most 2.
-                int length = Math.Min(((lengths >> (2 * lane)) & 3) + 1, 3);
+                // A code of 2 (three bytes, not two) never comes; it too is one byte more per bit.
+                int length = 1 + BitOperations.PopCount((uint)(codes >> (2 * lane)) & 3);
                 for (int b = 0; b < length; b++)
                 {
                     shuffle[at++] = (byte)((4 * lane) + b);
@@ -248,14 +249,13 @@ internal static class Utf8Transcoder
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
     // the leading ASCII, blocks of eight chars, four at a time where they are all ASCII or all below U+0800 (a group).
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
-    // chars below U+0800, with or without surrogate pairs among them, becomes a 16-bit lane per char, as
-    // EncodeTwoByteBlock and EncodeTwoBytesAndPairsBlock make them, packed by one byte shuffle; a block with three-byte
-    // chars and no surrogate, and the blocks like it after it, three bytes a char in fixed shuffles where all its chars
-    // take three (EncodeThreeByteBlock), otherwise two halves of four 32-bit lanes, each packed by a shuffle
-    // (EncodeFourChars); a block with any other surrogates goes char by char (Rune). The other shuffles come from a
-    // table indexed by the chars' lengths. Stops where fewer than eight chars or less than EightCharRoom bytes of room
-    // are left, or before a high surrogate that ends the text. Returns the chars read and the bytes written, which are
-    // what Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is.
+    // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock); a block of
+    // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
+    // any other block whose surrogates are all in pairs, a pair that the block's end cuts included, two halves of four
+    // 32-bit lanes (EncodeMixedBlock); a block with a surrogate without its other half goes char by char (Rune). Stops
+    // where fewer than eight chars or less than EightCharRoom bytes of room are left, or before a high surrogate that
+    // ends the text. Returns the chars read and the bytes written, which are what Utf8.FromUtf16 writes for the same
+    // chars. Optimised from its first call, as FromUtf16 is.
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
     private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination)
     {
@@ -368,16 +368,9 @@ internal static class Utf8Transcoder
                 // group would not take.
                 do
                 {
-                    if (Vector128.GreaterThanOrEqualAll(block, Vector128.Create((ushort)0x800)))
-                    {
-                        w += EncodeThreeByteBlock(block, ref Unsafe.Add(ref bytes, w));
-                    }
-                    else
-                    {
-                        int half = EncodeFourChars(Vector128.WidenLower(block), ref shuffles, ref Unsafe.Add(ref bytes, w));
-                        w += half + EncodeFourChars(Vector128.WidenUpper(block), ref shuffles, ref Unsafe.Add(ref bytes, w + half));
-                    }
-
+                    w += Vector128.GreaterThanOrEqualAll(block, Vector128.Create((ushort)0x800))
+                        ? EncodeThreeByteBlock(block, ref Unsafe.Add(ref bytes, w))
+                        : EncodeMixedBlock(block, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     i += EightChars;
                     if (source.Length - i < EightChars || destination.Length - w < EightCharRoom)
                     {
@@ -392,52 +385,41 @@ internal static class Utf8Transcoder
                 continue;
             }
 
-            // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text), each high surrogate with its low one
-            // next in the block: a 16-bit lane per char, a pair's four bytes two in each of its lanes, as
-            // EncodeTwoBytesAndPairsBlock makes them, packed by the shuffle of a two-byte block.
             Vector128<ushort> kind = block & Vector128.Create((ushort)0xFC00);
             Vector128<ushort> highLanes = Vector128.Equals(kind, Vector128.Create((ushort)0xD800));
             Vector128<ushort> lowLanes = Vector128.Equals(kind, Vector128.Create((ushort)0xDC00));
             uint high = highLanes.ExtractMostSignificantBits();
             uint low = lowLanes.ExtractMostSignificantBits();
-            if (high == low >> 1 && (low & 1) == 0
-                && Vector128.LessThanAll(Vector128.Min(block, block + Vector128.Create((ushort)0x2800)), Vector128.Create((ushort)0x800)))
+
+            // A high surrogate in the last lane, whose low one is past the block: the block's first seven chars are
+            // written, and the next block starts with that pair.
+            uint cut = high & (1u << (EightChars - 1));
+            if (((high ^ cut) << 1) != low)
             {
-                Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
-                Vector128<ushort> previous = Sse2.ShiftLeftLogical128BitLane(block, sizeof(ushort));
-                Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
-                Vector128<ushort> shifted = Vector128.ShiftRightLogical(block, 6);
-                Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
-                Vector128<ushort> first = Vector128.ConditionalSelect(
-                    highLanes,
-                    Vector128.ShiftRightLogical(upper, 8) | Vector128.Create((ushort)0xF0),
-                    Vector128.ConditionalSelect(
-                        lowLanes,
-                        Vector128.ShiftLeft(previous & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
-                        Vector128.ConditionalSelect(notAscii, shifted | Vector128.Create((ushort)0xC0), block)));
-                Vector128<ushort> second = Vector128.ConditionalSelect(
-                    highLanes, Vector128.ShiftRightLogical(upper, 2), block);
-                second = (second & Vector128.Create((ushort)0x3F)) | continuation;
-                w += StoreTwoByteLanes(first, second, notAscii, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                i += EightChars;
+                // Other surrogates: char by char, a pair that the block's end cuts taken whole. Rune's decoder gives
+                // U+FFFD for a surrogate without its other half, as Utf8.FromUtf16 writes it, and NeedMoreData for a
+                // high surrogate that ends the text, which stops the loop for the runtime's transcoder to keep for the
+                // text that follows.
+                int end = i + EightChars;
+                while (i < end)
+                {
+                    if (Rune.DecodeFromUtf16(source[i..], out Rune rune, out int charsRead) == OperationStatus.NeedMoreData)
+                    {
+                        return (i, w);
+                    }
+
+                    i += charsRead;
+                    w += rune.EncodeToUtf8(destination[w..]);
+                }
+
                 continue;
             }
 
-            // Other surrogates: char by char, a pair that the block's end cuts taken whole. Rune's decoder gives U+FFFD
-            // for a surrogate without its other half, as Utf8.FromUtf16 writes it, and NeedMoreData for a high
-            // surrogate that ends the text, which stops the loop for the runtime's transcoder to keep for the text that
-            // follows.
-            int end = i + EightChars;
-            while (i < end)
-            {
-                if (Rune.DecodeFromUtf16(source[i..], out Rune rune, out int charsRead) == OperationStatus.NeedMoreData)
-                {
-                    return (i, w);
-                }
-
-                i += charsRead;
-                w += rune.EncodeToUtf8(destination[w..]);
-            }
+            // Pairs among chars of any other width: 32-bit lanes. A cut pair's high surrogate took two bytes, which the
+            // next block writes again with its low one.
+            int written = EncodeMixedBlock(block, pairs: true, highLanes, lowLanes, ref shuffles, ref Unsafe.Add(ref bytes, w));
+            w += cut == 0 ? written : written - 2;
+            i += cut == 0 ? EightChars : EightChars - 1;
         }
 
         return (i, w);
@@ -470,30 +452,59 @@ internal static class Utf8Transcoder
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii(Vector128<ushort> chars) => (chars & Vector128.Create((ushort)0xFF80)) == Vector128<ushort>.Zero;
 
-    // Writes four chars, none of them a surrogate, widened to 32-bit lanes, as UTF-8 at destination, which has room for
-    // 16 bytes; returns how many bytes it took. Each lane holds its char's one, two or three bytes in memory order, and
-    // a shuffle from the table, indexed by the four lengths, packs them.
+    // Writes a block of eight chars of any width as UTF-8 at destination, which has room for EightCharRoom bytes;
+    // returns how many bytes it took. With pairs, its surrogates are in the lanes that highLanes and lowLanes set, each
+    // high one followed by its low one (in the block, or for the last lane in the next block's first char); without,
+    // it has none. Each char becomes a 32-bit lane holding its bytes in order, a pair's four two in each of its lanes:
+    // a lane's first two bytes from one vector of 16-bit lanes, its third (a three-byte char's last) from another,
+    // interleaved into two vectors of four lanes, each packed by a shuffle from the table indexed by its chars' codes.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeFourChars(Vector128<uint> chars, ref byte shuffles, ref byte destination)
+    private static int EncodeMixedBlock(
+        Vector128<ushort> block, bool pairs, Vector128<ushort> highLanes, Vector128<ushort> lowLanes, ref byte shuffles, ref byte destination)
     {
-        Vector128<uint> twoOrMore = Vector128.GreaterThan(chars, Vector128.Create(0x7Fu));
-        Vector128<uint> three = Vector128.GreaterThan(chars, Vector128.Create(0x7FFu));
-        Vector128<uint> sixBits = Vector128.Create(0x3Fu);
-        Vector128<uint> continuation = Vector128.Create(0x80u);
-        Vector128<uint> last = (chars & sixBits) | continuation;
-        Vector128<uint> middle = (Vector128.ShiftRightLogical(chars, 6) & sixBits) | continuation;
-        Vector128<uint> twoBytes = (Vector128.ShiftRightLogical(chars, 6) | Vector128.Create(0xC0u)) | Vector128.ShiftLeft(last, 8);
-        Vector128<uint> threeBytes = (Vector128.ShiftRightLogical(chars, 12) | Vector128.Create(0xE0u))
-            | Vector128.ShiftLeft(middle, 8) | Vector128.ShiftLeft(last, 16);
-        Vector128<uint> lanes = Vector128.ConditionalSelect(three, threeBytes, Vector128.ConditionalSelect(twoOrMore, twoBytes, chars));
+        Vector128<ushort> sixBits = Vector128.Create((ushort)0x3F);
+        Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
+        Vector128<ushort> twoOrMore = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
+        Vector128<ushort> three = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7FF));
+        Vector128<ushort> shifted = Vector128.ShiftRightLogical(block, 6);
+        Vector128<ushort> middle = (shifted & sixBits) | continuation;
+        Vector128<ushort> last = (block & sixBits) | continuation;
+        Vector128<ushort> first = Vector128.ConditionalSelect(
+            three,
+            Vector128.ShiftRightLogical(block, 12) | Vector128.Create((ushort)0xE0),
+            Vector128.ConditionalSelect(twoOrMore, shifted | Vector128.Create((ushort)0xC0), block));
+        Vector128<ushort> second = Vector128.ConditionalSelect(three, middle, last);
+        if (pairs)
+        {
+            // A pair's code point is (u << 10) + (low & 0x3FF), where u = (high & 0x3FF) + 0x40 (0x40 << 10 being
+            // 0x10000): the high surrogate's lane takes 11110 and u's top three bits, then 10 and its next six; the low
+            // one's takes 10, u's last two bits (the high surrogate's, before it) and its own top four, then 10 and its
+            // last six. Both take two bytes, not three.
+            Vector128<ushort> previous = Sse2.ShiftLeftLogical128BitLane(block, sizeof(ushort));
+            Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
+            first = Vector128.ConditionalSelect(
+                highLanes,
+                Vector128.ShiftRightLogical(upper, 8) | Vector128.Create((ushort)0xF0),
+                Vector128.ConditionalSelect(
+                    lowLanes,
+                    Vector128.ShiftLeft(previous & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
+                    first));
+            second = Vector128.ConditionalSelect(
+                highLanes, (Vector128.ShiftRightLogical(upper, 2) & sixBits) | continuation, Vector128.ConditionalSelect(lowLanes, last, second));
+            three = Vector128.AndNot(three, highLanes | lowLanes);
+        }
 
-        // Two bits per char, its length less one: the sum of the two masks' bits, each spread to its char's two bits.
-        uint longer = twoOrMore.ExtractMostSignificantBits();
-        uint longest = three.ExtractMostSignificantBits();
-        uint lengths = SpreadToPairs(longer) + SpreadToPairs(longest);
-        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)((TwoByteShuffleCount + lengths) * (uint)Vector128<byte>.Count));
-        Ssse3.Shuffle(lanes.AsByte(), shuffle).StoreUnsafe(ref destination);
-        return 4 + BitOperations.PopCount(longer) + BitOperations.PopCount(longest);
+        Vector128<ushort> firstTwo = first | Vector128.ShiftLeft(second, 8);
+
+        // Each char's code in two bits, in order: a byte of twoOrMore's lane, then a byte of three's.
+        uint codes = ((twoOrMore & Vector128.Create((ushort)0x00FF)) | (three & Vector128.Create((ushort)0xFF00))).AsByte().ExtractMostSignificantBits();
+        uint lowerCodes = codes & 0xFF;
+        Vector128<byte> lowerShuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)((TwoByteShuffleCount + lowerCodes) * (uint)Vector128<byte>.Count));
+        Vector128<byte> upperShuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)((TwoByteShuffleCount + (codes >> 8)) * (uint)Vector128<byte>.Count));
+        Ssse3.Shuffle(Sse2.UnpackLow(firstTwo, last).AsByte(), lowerShuffle).StoreUnsafe(ref destination);
+        int lower = 4 + BitOperations.PopCount(lowerCodes);
+        Ssse3.Shuffle(Sse2.UnpackHigh(firstTwo, last).AsByte(), upperShuffle).StoreUnsafe(ref destination, (nuint)lower);
+        return EightChars + BitOperations.PopCount(codes);
     }
 
     // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32 bytes;
@@ -517,14 +528,6 @@ internal static class Utf8Transcoder
         first16.StoreUnsafe(ref destination);
         last8.StoreUnsafe(ref destination, (nuint)Vector128<byte>.Count);
         return 3 * EightChars;
-    }
-
-    // Bit k of a four-bit mask moved to bit 2k.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint SpreadToPairs(uint mask)
-    {
-        Debug.Assert(mask < 16, "four bits");
-        return (mask & 1) | ((mask & 2) << 1) | ((mask & 4) << 2) | ((mask & 8) << 3);
     }
 
     // Writes a block of chars below U+0800 as UTF-8 at destination, which has room for BlockRoom; returns how many
