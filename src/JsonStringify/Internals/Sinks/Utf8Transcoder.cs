@@ -179,9 +179,9 @@ internal static class Utf8Transcoder
     // Chars per block where the 512-bit instructions are missing: one 128-bit vector.
     private const int EightChars = 8;
 
-    // The room an eight-char block needs: as far as its stores reach. The second half of a block of three-byte chars
-    // stores 16 bytes from up to 12 bytes in; a block of surrogates writes at most 28 (seven three-byte chars and a
-    // pair that the block's end cuts).
+    // The room an eight-char block needs: as far as its stores reach. Eight three-byte chars store two vectors of 16
+    // bytes; the second half of a block in 32-bit lanes stores 16 from up to 12 bytes in; a block char by char writes
+    // at most 25 (seven three-byte chars and a pair that the block's end cuts).
     private const int EightCharRoom = 32;
 
     // ASCII blocks of eight in a row at which the runtime's narrowing takes the text again: as many chars as
