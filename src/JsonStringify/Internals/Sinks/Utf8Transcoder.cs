@@ -425,28 +425,22 @@ internal static class Utf8Transcoder
         return (i, w);
     }
 
-    // The eight-char blocks' store of 16-bit lanes: each lane's first byte, then its second where notAscii is set,
-    // packed in order at destination by a shuffle from the table; returns how many bytes it took.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int StoreTwoByteLanes(Vector128<ushort> first, Vector128<ushort> second, Vector128<ushort> notAscii, ref byte shuffles, ref byte destination)
-    {
-        Vector128<byte> lanes = (first | Vector128.ShiftLeft(second, 8)).AsByte();
-        uint twoBytes = notAscii.ExtractMostSignificantBits();
-        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(twoBytes * (uint)Vector128<byte>.Count));
-        Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
-        return EightChars + BitOperations.PopCount(twoBytes);
-    }
-
     // Writes a block of eight chars below U+0800 as UTF-8 at destination, which has room for 16 bytes; returns how many
-    // bytes it took. As the 512-bit EncodeTwoByteBlock, packed by a shuffle from the table.
+    // bytes it took. As the 512-bit EncodeTwoByteBlock: each lane's first byte, then its second where the char is not
+    // ASCII, packed in order by a shuffle from the table.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeTwoByteBlock(Vector128<ushort> block, ref byte shuffles, ref byte destination)
     {
+        Debug.Assert(Vector128.LessThanAll(block, Vector128.Create((ushort)0x800)), "each char takes one or two bytes");
         Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
         Vector128<ushort> lead = Vector128.ConditionalSelect(
             notAscii, Vector128.ShiftRightLogical(block, 6) | Vector128.Create((ushort)0xC0), block);
         Vector128<ushort> continuation = (block & Vector128.Create((ushort)0x3F)) | Vector128.Create((ushort)0x80);
-        return StoreTwoByteLanes(lead, continuation, notAscii, ref shuffles, ref destination);
+        Vector128<byte> lanes = (lead | Vector128.ShiftLeft(continuation, 8)).AsByte();
+        uint twoBytes = notAscii.ExtractMostSignificantBits();
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(twoBytes * (uint)Vector128<byte>.Count));
+        Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
+        return EightChars + BitOperations.PopCount(twoBytes);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -462,6 +456,9 @@ internal static class Utf8Transcoder
     private static int EncodeMixedBlock(
         Vector128<ushort> block, bool pairs, Vector128<ushort> highLanes, Vector128<ushort> lowLanes, ref byte shuffles, ref byte destination)
     {
+        Debug.Assert(
+            pairs ? AreInPairs(block, highLanes, lowLanes) : !HasSurrogate(block),
+            "with pairs, the lanes are the block's surrogates, each low one after a high one; without, none");
         Vector128<ushort> sixBits = Vector128.Create((ushort)0x3F);
         Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
         Vector128<ushort> twoOrMore = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
@@ -505,6 +502,19 @@ internal static class Utf8Transcoder
         int lower = 4 + BitOperations.PopCount(lowerCodes);
         Ssse3.Shuffle(Sse2.UnpackHigh(firstTwo, last).AsByte(), upperShuffle).StoreUnsafe(ref destination, (nuint)lower);
         return EightChars + BitOperations.PopCount(codes);
+    }
+
+    private static bool HasSurrogate(Vector128<ushort> block) =>
+        Vector128.EqualsAny(block & Vector128.Create((ushort)0xF800), Vector128.Create((ushort)0xD800));
+
+    // Whether highLanes and lowLanes set the block's high and low surrogates, and each low one follows a high one (a
+    // high one in the last lane may have its low one in the next block).
+    private static bool AreInPairs(Vector128<ushort> block, Vector128<ushort> highLanes, Vector128<ushort> lowLanes)
+    {
+        Vector128<ushort> kind = block & Vector128.Create((ushort)0xFC00);
+        return highLanes == Vector128.Equals(kind, Vector128.Create((ushort)0xD800))
+            && lowLanes == Vector128.Equals(kind, Vector128.Create((ushort)0xDC00))
+            && ((highLanes.ExtractMostSignificantBits() << 1) & 0xFF) == lowLanes.ExtractMostSignificantBits();
     }
 
     // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32 bytes;
