@@ -3,6 +3,7 @@ using System.Numerics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
+using System.Runtime.Intrinsics.X86;
 
 namespace JsonStringify.Internals;
 
@@ -479,10 +480,17 @@ internal static class StringEscaper
         Vector128.LoadUnsafe(ref source, HalfBlockLength).StoreUnsafe(ref target, HalfBlockLength);
     }
 
-    // Stores BlockLength chars as bytes (their low halves), unchecked.
+    // Stores BlockLength chars as bytes, unchecked: the chars' low halves, or with SSE2 each char saturated to a byte,
+    // the same for the ASCII chars that are all the caller keeps.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static void Narrow(ref ushort source, ref byte target)
     {
+        if (Sse2.IsSupported)
+        {
+            NarrowSaturated(ref source).StoreUnsafe(ref target);
+            return;
+        }
+
         if (Vector256.IsHardwareAccelerated)
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
@@ -498,6 +506,17 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint NarrowBlock(ref ushort source, ref byte target)
     {
+        if (Sse2.IsSupported)
+        {
+            // Saturated, a char that is not ASCII becomes a byte from 0x80 up, or 0 from U+8000 on (a negative 16-bit
+            // lane): one signed compare below ' ' finds it with the control chars, and the mask comes from 16 bytes.
+            Vector128<byte> bytes = NarrowSaturated(ref source);
+            bytes.StoreUnsafe(ref target);
+            return (Vector128.LessThan(bytes.AsSByte(), Vector128.Create((sbyte)' ')).AsByte()
+                | Vector128.Equals(bytes, Vector128.Create((byte)'"'))
+                | Vector128.Equals(bytes, Vector128.Create((byte)'\\'))).ExtractMostSignificantBits();
+        }
+
         if (Vector256.IsHardwareAccelerated)
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
@@ -513,6 +532,13 @@ internal static class StringEscaper
         Vector128.Narrow(lower, upper).StoreUnsafe(ref target);
         return AsciiStopMask(lower) | (AsciiStopMask(upper) << HalfBlockLength);
     }
+
+    // The BlockLength chars at source as bytes, each saturated: a char up to 0xFF as it is, one above as 0xFF, or as 0
+    // from U+8000 on (SSE2 packs signed 16-bit lanes).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> NarrowSaturated(ref ushort source) =>
+        Sse2.PackUnsignedSaturate(
+            Vector128.LoadUnsafe(ref source).AsInt16(), Vector128.LoadUnsafe(ref source, HalfBlockLength).AsInt16());
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint AsciiStopMask(Vector128<ushort> chars)
