@@ -447,7 +447,16 @@ internal static class StringEscaper
         {
             Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
             chars.StoreUnsafe(ref target);
-            return SpecialMask(chars);
+            return Sse2.IsSupported ? PackedSpecialMask(chars.GetLower(), chars.GetUpper()) : SpecialMask(chars);
+        }
+
+        if (Sse2.IsSupported)
+        {
+            Vector128<ushort> lower = Vector128.LoadUnsafe(ref source);
+            Vector128<ushort> upper = Vector128.LoadUnsafe(ref source, HalfBlockLength);
+            lower.StoreUnsafe(ref target);
+            upper.StoreUnsafe(ref target, HalfBlockLength);
+            return PackedSpecialMask(lower, upper);
         }
 
         return CopyHalfBlock(ref source, ref target)
@@ -458,6 +467,11 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint BlockSpecialMask(ref ushort source)
     {
+        if (Sse2.IsSupported)
+        {
+            return PackedSpecialMask(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength));
+        }
+
         if (Vector256.IsHardwareAccelerated)
         {
             return SpecialMask(Vector256.LoadUnsafe(ref source));
@@ -555,6 +569,31 @@ internal static class StringEscaper
         Vector128<ushort> chars = Vector128.LoadUnsafe(ref source);
         chars.StoreUnsafe(ref target);
         return SpecialMask(chars);
+    }
+
+    // SpecialMask of a block given as its two halves, with SSE2. The chars are packed into signed bytes with saturation
+    // (one up to U+007F as it is, one from U+0080 to U+7FFF as 0x7F, one from U+8000 on, a negative 16-bit lane, as
+    // -128), so that one compare below ' ' and two for '"' and '\\', on one vector of bytes, find the stops among the
+    // chars below U+8000, and flag every char from U+8000 on; only where there is one do the 16-bit lanes tell which of
+    // those are surrogates.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint PackedSpecialMask(Vector128<ushort> lower, Vector128<ushort> upper)
+    {
+        Vector128<sbyte> bytes = Sse2.PackSignedSaturate(lower.AsInt16(), upper.AsInt16());
+        uint special = (Vector128.LessThan(bytes, Vector128.Create((sbyte)' '))
+            | Vector128.Equals(bytes, Vector128.Create((sbyte)'"'))
+            | Vector128.Equals(bytes, Vector128.Create((sbyte)'\\'))).ExtractMostSignificantBits();
+        uint wide = bytes.ExtractMostSignificantBits();
+        if (wide != 0)
+        {
+            Vector128<ushort> surrogateBits = Vector128.Create((ushort)0xF800);
+            Vector128<ushort> surrogate = Vector128.Create((ushort)0xD800);
+            special = (special & ~wide) | Sse2.PackSignedSaturate(
+                Vector128.Equals(lower & surrogateBits, surrogate).AsInt16(),
+                Vector128.Equals(upper & surrogateBits, surrogate).AsInt16()).ExtractMostSignificantBits();
+        }
+
+        return special;
     }
 
     // Bit k set when lane k of chars needs escaping.
