@@ -443,15 +443,15 @@ internal static class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint CopyBlock(ref ushort source, ref ushort target)
     {
-        if (Vector256.IsHardwareAccelerated)
-        {
-            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            chars.StoreUnsafe(ref target);
-            return Sse2.IsSupported ? PackedSpecialMask(chars.GetLower(), chars.GetUpper()) : SpecialMask(chars);
-        }
-
         if (Sse2.IsSupported)
         {
+            if (Vector256.IsHardwareAccelerated)
+            {
+                Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
+                chars.StoreUnsafe(ref target);
+                return PackedSpecialMask(chars.GetLower(), chars.GetUpper());
+            }
+
             Vector128<ushort> lower = Vector128.LoadUnsafe(ref source);
             Vector128<ushort> upper = Vector128.LoadUnsafe(ref source, HalfBlockLength);
             lower.StoreUnsafe(ref target);
@@ -470,11 +470,6 @@ internal static class StringEscaper
         if (Sse2.IsSupported)
         {
             return PackedSpecialMask(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength));
-        }
-
-        if (Vector256.IsHardwareAccelerated)
-        {
-            return SpecialMask(Vector256.LoadUnsafe(ref source));
         }
 
         return SpecialMask(Vector128.LoadUnsafe(ref source)) | (SpecialMask(Vector128.LoadUnsafe(ref source, HalfBlockLength)) << HalfBlockLength);
@@ -505,18 +500,11 @@ internal static class StringEscaper
             return;
         }
 
-        if (Vector256.IsHardwareAccelerated)
-        {
-            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref target);
-            return;
-        }
-
         Vector128.Narrow(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength)).StoreUnsafe(ref target);
     }
 
-    // Stores BlockLength chars as bytes (their low halves) and returns a mask of those that need escaping or are not
-    // ASCII (bit k for the block's char k); the bytes from the first of them on are written over.
+    // Stores BlockLength chars as bytes, as Narrow does, and returns a mask of those that need escaping or are not ASCII
+    // (bit k for the block's char k); the bytes from the first of them on are written over.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint NarrowBlock(ref ushort source, ref byte target)
     {
@@ -529,16 +517,6 @@ internal static class StringEscaper
             return (Vector128.LessThan(bytes.AsSByte(), Vector128.Create((sbyte)' ')).AsByte()
                 | Vector128.Equals(bytes, Vector128.Create((byte)'"'))
                 | Vector128.Equals(bytes, Vector128.Create((byte)'\\'))).ExtractMostSignificantBits();
-        }
-
-        if (Vector256.IsHardwareAccelerated)
-        {
-            Vector256<ushort> chars = Vector256.LoadUnsafe(ref source);
-            Vector128.Narrow(chars.GetLower(), chars.GetUpper()).StoreUnsafe(ref target);
-            return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
-                | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-                | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
-                | Vector256.GreaterThan(chars, Vector256.Create((ushort)0x7F))).ExtractMostSignificantBits();
         }
 
         Vector128<ushort> lower = Vector128.LoadUnsafe(ref source);
@@ -594,16 +572,6 @@ internal static class StringEscaper
         }
 
         return special;
-    }
-
-    // Bit k set when lane k of chars needs escaping.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint SpecialMask(Vector256<ushort> chars)
-    {
-        return (Vector256.LessThan(chars, Vector256.Create((ushort)' '))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'"'))
-            | Vector256.Equals(chars, Vector256.Create((ushort)'\\'))
-            | Vector256.LessThan(chars - Vector256.Create((ushort)0xD800), Vector256.Create((ushort)0x800))).ExtractMostSignificantBits();
     }
 
     // Bit k set when lane k of chars needs escaping.
