@@ -514,9 +514,14 @@ internal static class StringEscaper
             // lane): one signed compare below ' ' finds it with the control chars, and the mask comes from 16 bytes.
             Vector128<byte> bytes = NarrowSaturated(ref source);
             bytes.StoreUnsafe(ref target);
-            return (Vector128.LessThan(bytes.AsSByte(), Vector128.Create((sbyte)' ')).AsByte()
+            uint stops = (Vector128.LessThan(bytes.AsSByte(), Vector128.Create((sbyte)' ')).AsByte()
                 | Vector128.Equals(bytes, Vector128.Create((byte)'"'))
                 | Vector128.Equals(bytes, Vector128.Create((byte)'\\'))).ExtractMostSignificantBits();
+            Debug.Assert(
+                stops == (AsciiStopMask(Vector128.LoadUnsafe(ref source))
+                    | (AsciiStopMask(Vector128.LoadUnsafe(ref source, HalfBlockLength)) << HalfBlockLength)),
+                "as the 16-bit lanes give it");
+            return stops;
         }
 
         Vector128<ushort> lower = Vector128.LoadUnsafe(ref source);
@@ -571,6 +576,8 @@ internal static class StringEscaper
                 Vector128.Equals(upper & surrogateBits, surrogate).AsInt16()).ExtractMostSignificantBits();
         }
 
+        Debug.Assert(
+            special == (SpecialMask(lower) | (SpecialMask(upper) << HalfBlockLength)), "as the 16-bit lanes give it");
         return special;
     }
 
