@@ -514,9 +514,7 @@ internal static class StringEscaper
             // lane): one signed compare below ' ' finds it with the control chars, and the mask comes from 16 bytes.
             Vector128<byte> bytes = NarrowSaturated(ref source);
             bytes.StoreUnsafe(ref target);
-            uint stops = (Vector128.LessThan(bytes.AsSByte(), Vector128.Create((sbyte)' ')).AsByte()
-                | Vector128.Equals(bytes, Vector128.Create((byte)'"'))
-                | Vector128.Equals(bytes, Vector128.Create((byte)'\\'))).ExtractMostSignificantBits();
+            uint stops = ByteStops(bytes.AsSByte());
             Debug.Assert(
                 stops == (AsciiStopMask(Vector128.LoadUnsafe(ref source))
                     | (AsciiStopMask(Vector128.LoadUnsafe(ref source, HalfBlockLength)) << HalfBlockLength)),
@@ -563,9 +561,7 @@ internal static class StringEscaper
     private static uint PackedSpecialMask(Vector128<ushort> lower, Vector128<ushort> upper)
     {
         Vector128<sbyte> bytes = Sse2.PackSignedSaturate(lower.AsInt16(), upper.AsInt16());
-        uint special = (Vector128.LessThan(bytes, Vector128.Create((sbyte)' '))
-            | Vector128.Equals(bytes, Vector128.Create((sbyte)'"'))
-            | Vector128.Equals(bytes, Vector128.Create((sbyte)'\\'))).ExtractMostSignificantBits();
+        uint special = ByteStops(bytes);
         uint wide = bytes.ExtractMostSignificantBits();
         if (wide != 0)
         {
@@ -580,6 +576,14 @@ internal static class StringEscaper
             special == (SpecialMask(lower) | (SpecialMask(upper) << HalfBlockLength)), "as the 16-bit lanes give it");
         return special;
     }
+
+    // Bit k set when byte k of a saturated block (NarrowBlock's, PackedSpecialMask's) is below ' ' as a signed byte, or
+    // is '"' or '\\': a control char or one the pack made 0, a char the pack made negative, a quote, a backslash.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint ByteStops(Vector128<sbyte> bytes) =>
+        (Vector128.LessThan(bytes, Vector128.Create((sbyte)' '))
+            | Vector128.Equals(bytes, Vector128.Create((sbyte)'"'))
+            | Vector128.Equals(bytes, Vector128.Create((sbyte)'\\'))).ExtractMostSignificantBits();
 
     // Bit k set when lane k of chars needs escaping.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
