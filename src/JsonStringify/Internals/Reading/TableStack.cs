@@ -1,5 +1,6 @@
 using System.Buffers;
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Numerics;
 using System.Runtime.CompilerServices;
 using Jint.Runtime.Descriptors;
@@ -18,7 +19,7 @@ internal sealed class TableStack
     private const int InitialCapacity = 64;
 
     // The array the walker keeps from call to call; it grows by powers of two up to MaxRetainedTableCapacity.
-    private TableEntry[] _owned = new TableEntry[InitialCapacity];
+    private TableEntry[] _owned;
 
     // The array in use: the owned one, or, once a walk needs more entries than the owned one may hold, one rented from
     // the shared pool, which Reset gives back. So a walker pins no large array, and a document with a very large table
@@ -31,7 +32,10 @@ internal sealed class TableStack
     // How far entries may have been written since the last Reset: the part that holds references.
     private int _written;
 
-    public TableStack() => _entries = _owned;
+    // Made by Renew, so that Renew runs in the walker's first call: called for the first time in a later call (after a
+    // collection), it would be compiled then, and any method compiled late in a process pauses the runtime's tiered
+    // compilation for at least 100 ms, the walker's own optimisation included.
+    public TableStack() => Renew();
 
     /// <summary>
     /// The array under the stack: a reader writes an object's entries into it from <see cref="Top"/> on, then calls
@@ -85,14 +89,17 @@ internal sealed class TableStack
     }
 
     /// <summary>
-    /// Replaces the owned array with a new one of the same length, between calls: see Walker.RenewAgedArrays.
+    /// Replaces the owned array with a new one of the same length (of <see cref="InitialCapacity"/> when the stack is
+    /// made), between calls: see Walker.RenewAgedArrays.
     /// </summary>
+    [MemberNotNull(nameof(_owned), nameof(_entries))]
     public void Renew()
     {
         Debug.Assert(ReferenceEquals(_entries, _owned) && _top == 0 && _written == 0, "between calls: the stack is empty");
+        int length = _owned?.Length ?? InitialCapacity;
         Debug.Assert(
-            _owned.Length * Unsafe.SizeOf<TableEntry>() < JsonConstants.LargeObjectBytes, "an owned array is made in generation 0");
-        _owned = new TableEntry[_owned.Length];
+            length * Unsafe.SizeOf<TableEntry>() < JsonConstants.LargeObjectBytes, "an owned array is made in generation 0");
+        _owned = new TableEntry[length];
         _entries = _owned;
     }
 
