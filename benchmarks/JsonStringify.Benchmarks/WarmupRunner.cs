@@ -34,7 +34,8 @@ namespace JsonStringify.Benchmarks;
 /// by commas; <c>--processes N</c> sets the number of processes per side, or with <c>--alternate</c> the number of
 /// processes (10 by default). The environment is passed on to every child, so a configuration is chosen by how this
 /// program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or a ReadyToRun build
-/// (see benchmarks/README.md).
+/// (see benchmarks/README.md). <c>--trace DIR</c> has each child write what the runtime compiled, and when it paused
+/// its compiling, into a file of its own in DIR (<see cref="TieringTrace"/>).
 /// </summary>
 public static class WarmupRunner
 {
@@ -63,7 +64,10 @@ public static class WarmupRunner
     {
         if (args[0] == ChildArgument)
         {
+            // The trace listens from before anything is compiled for the measurement.
+            using TieringTrace? trace = args.Length > 5 ? new TieringTrace() : null;
             RunChild(args[1], args[2], args[3], args[4]);
+            trace?.Write(args[5]);
             return 0;
         }
 
@@ -71,6 +75,7 @@ public static class WarmupRunner
         bool late = mode == "late";
         int processes = 10;
         string output = "utf8";
+        string? traces = null;
         // Documents (or late-shape pairs) as separate arguments, as the other runners take them, or joined by commas.
         var named = new List<string>();
         for (int i = 1; i < args.Length; i++)
@@ -83,8 +88,11 @@ public static class WarmupRunner
                 case "--string":
                     output = "string";
                     break;
+                case "--trace":
+                    traces = Directory.CreateDirectory(args[++i]).FullName;
+                    break;
                 case var option when option.StartsWith("--", StringComparison.Ordinal):
-                    Console.Error.WriteLine($"{args[0]} takes --processes N, --string and document names, not '{option}'.");
+                    Console.Error.WriteLine($"{args[0]} takes --processes N, --string, --trace DIR and document names, not '{option}'.");
                     return 1;
                 default:
                     named.AddRange(args[i].Split(',', StringSplitOptions.RemoveEmptyEntries | StringSplitOptions.TrimEntries));
@@ -96,7 +104,7 @@ public static class WarmupRunner
         PrintConfiguration(mode, processes, output);
         if (mode == "alternate")
         {
-            RunAlternating(scenarios, processes, output);
+            RunAlternating(scenarios, processes, output, traces);
             return 0;
         }
 
@@ -124,7 +132,7 @@ public static class WarmupRunner
                 // Alternate which side starts, so that neither always runs on the machine's state after the other.
                 foreach (string side in process % 2 == 0 ? s_sides : s_sides.Reverse())
                 {
-                    results[side].Add(Launch(mode, side, output, scenario));
+                    results[side].Add(Launch(mode, side, output, scenario, TracePath(traces, mode, scenario, process, side)));
                 }
             }
 
@@ -142,7 +150,7 @@ public static class WarmupRunner
     }
 
     // --alternate: one process per measurement, both sides in it; the side that starts alternates between processes.
-    private static void RunAlternating(string[] documents, int processes, string output)
+    private static void RunAlternating(string[] documents, int processes, string output, string? traces)
     {
         string rounds = string.Join(" | ", Enumerable.Range(1, AlternateRounds).Select(round => $"round {round}: Jint; ours"));
         Console.WriteLine($"| document | starts | {rounds} | best of all: Jint; ours | ours ÷ Jint |");
@@ -154,7 +162,8 @@ public static class WarmupRunner
             for (int process = 0; process < processes; process++)
             {
                 string first = s_sides[process % 2];
-                Dictionary<string, double> result = Launch("alternate", first, output, document);
+                Dictionary<string, double> result = Launch(
+                    "alternate", first, output, document, TracePath(traces, "alternate", document, process, first));
                 string cells = string.Join(" | ", Enumerable.Range(0, AlternateRounds)
                     .Select(round => string.Create(CultureInfo.InvariantCulture, $"{result[$"jint{round}"]:F1}; {result[$"ours{round}"]:F1}")));
                 double jint = Enumerable.Range(0, AlternateRounds).Min(round => result[$"jint{round}"]);
@@ -200,7 +209,11 @@ public static class WarmupRunner
         return reader.PEHeaders.CorHeader is { ManagedNativeHeaderDirectory.Size: > 0 };
     }
 
-    private static Dictionary<string, double> Launch(string mode, string side, string output, string scenario)
+    // The file a child writes its trace into (--trace), one per process and side; null without a trace.
+    private static string? TracePath(string? traces, string mode, string scenario, int process, string side) =>
+        traces is null ? null : Path.Combine(traces, $"{mode}-{scenario.Replace('/', '_').Replace(':', '+')}-{process:D2}-{side}.tsv");
+
+    private static Dictionary<string, double> Launch(string mode, string side, string output, string scenario, string? trace)
     {
         string host = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
         var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
@@ -212,6 +225,11 @@ public static class WarmupRunner
         foreach (string argument in (string[])[ChildArgument, mode, side, output, scenario])
         {
             start.ArgumentList.Add(argument);
+        }
+
+        if (trace is not null)
+        {
+            start.ArgumentList.Add(trace);
         }
 
         using Process child = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
@@ -286,10 +304,12 @@ public static class WarmupRunner
             string[] order = side == "jint" ? s_sides : [.. s_sides.Reverse()];
             Func<JsValue, double>[] calls = [.. order.Select(s => Caller(s, output, builtin, ours, writer))];
             double[] bests = new double[AlternateRounds * order.Length];
+            string[] marks = [.. Enumerable.Range(0, AlternateRounds).SelectMany(round => order.Select(s => $"{s} round {round + 1}"))];
             for (int round = 0; round < AlternateRounds; round++)
             {
                 for (int turn = 0; turn < order.Length; turn++)
                 {
+                    TieringTrace.Current?.Mark(marks[(round * order.Length) + turn]);
                     double best = double.MaxValue;
                     for (int i = 0; i < EarlyCalls; i++)
                     {
@@ -299,6 +319,8 @@ public static class WarmupRunner
                     bests[(round * order.Length) + turn] = best;
                 }
             }
+
+            TieringTrace.Current?.Mark("rounds ended");
 
             for (int round = 0; round < AlternateRounds; round++)
             {
