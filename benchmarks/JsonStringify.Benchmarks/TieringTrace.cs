@@ -65,9 +65,11 @@ internal sealed class TieringTrace : EventListener
     public void Write(string path)
     {
         var rows = new List<(double Ms, string Text)>();
-        void Add(DateTime time, string what, long? thread, string subject, string took) =>
-            rows.Add(((time - _start).TotalMilliseconds, string.Create(
-                CultureInfo.InvariantCulture, $"{(time - _start).TotalMilliseconds:F1}\t{what}\t{thread}\t{subject}\t{took}")));
+        void Add(DateTime time, string what, long? thread, string subject, string took)
+        {
+            double ms = (time - _start).TotalMilliseconds;
+            rows.Add((ms, string.Create(CultureInfo.InvariantCulture, $"{ms:F1}\t{what}\t{thread}\t{subject}\t{took}")));
+        }
 
         for (int i = 0; i < _markCount; i++)
         {
