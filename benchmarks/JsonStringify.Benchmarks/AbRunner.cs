@@ -4,6 +4,7 @@ using System.Globalization;
 using System.Reflection;
 using System.Runtime;
 using System.Runtime.Loader;
+using System.Text;
 using System.Text.Json;
 using Jint;
 using Jint.Native;
@@ -26,9 +27,10 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect]
+        --ab jint|string|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect]
             [--public] [--read-floor] [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
-          This build against Jint's serializer, or against another build of JsonStringify, in alternating batches of
+          This build against Jint's serializer, against its own string result ("string": this build's UTF-8 against
+          its string, with the same options), or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
           median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
           "built:<name>" for the document rebuilt in script by assignment (testdata/rebuild.js); by default the wider
@@ -57,6 +59,9 @@ public static class AbRunner
         """;
 
     private const string BuiltPrefix = "built:";
+
+    // The name that puts this build's own string result on the other side.
+    private const string OwnString = "string";
 
     // The slices of a document's timed part that V8 (--v8 live) and this process's sides take in turn: each runs alone
     // for half a second at a time (by default), long enough that a collection the other leaves running as it stops
@@ -92,6 +97,11 @@ public static class AbRunner
         {
             makeOther = JintSide(options.StringResult);
             otherLabel = $"Jint {typeof(Engine).Assembly.GetName().Version?.ToString(3)}";
+        }
+        else if (options.Other == OwnString)
+        {
+            makeOther = OursSide(toString: true, options.PublicReader);
+            otherLabel = "this build, string";
         }
         else
         {
@@ -211,13 +221,13 @@ public static class AbRunner
         error = null;
         if (args[0].StartsWith("--", StringComparison.Ordinal))
         {
-            error = $"--ab takes 'jint' or the path of another build's JsonStringify.dll first, not '{args[0]}'.";
+            error = $"--ab takes 'jint', 'string' or the path of another build's JsonStringify.dll first, not '{args[0]}'.";
             return false;
         }
 
-        if (options.Other != "jint" && !File.Exists(options.Other))
+        if (options.Other is not ("jint" or OwnString) && !File.Exists(options.Other))
         {
-            error = $"No assembly at '{options.Other}': give 'jint', or the path of another build's JsonStringify.dll.";
+            error = $"No assembly at '{options.Other}': give 'jint', 'string', or the path of another build's JsonStringify.dll.";
             return false;
         }
 
@@ -294,6 +304,13 @@ public static class AbRunner
             return false;
         }
 
+        if (options.Other == OwnString && (options.StringResult || options.ReadFloor || options.WalkFloor))
+        {
+            error = "--ab string puts this build's UTF-8 beside its string result: it takes none of --string, --read-floor "
+                + "and --walk-floor.";
+            return false;
+        }
+
         if (options.Documents.Count == 0)
         {
             options.Documents.AddRange(Corpus.Wide.Concat(Corpus.Files).Select(Corpus.Name).Concat(s_built));
@@ -344,9 +361,15 @@ public static class AbRunner
         Func<JsValue, long>[] sides = [makeOther(engine, gap), makeOurs(engine, gap)];
 
         // Both sides write the same text; a length that differs means they are not measuring the same thing. The reads
-        // alone and the walk alone write nothing.
+        // alone and the walk alone write nothing. This build's string is counted in chars, so its length is taken
+        // again as UTF-8 bytes.
         long otherLength = sides[0](value);
         long oursLength = sides[1](value);
+        if (options.Other == OwnString)
+        {
+            otherLength = Encoding.UTF8.GetByteCount(new JsonSerializer(engine).Serialize(value, JsValue.Undefined, gap).ToString());
+        }
+
         if (otherLength != oursLength && !options.ReadFloor && !options.WalkFloor)
         {
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
