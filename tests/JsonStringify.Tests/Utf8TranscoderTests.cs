@@ -171,6 +171,7 @@ public class Utf8TranscoderTests
     [InlineData("Россия")] // two-byte chars only
     [InlineData("Österreich, Česko; ")] // ASCII and two-byte chars in one group
     [InlineData("日本語のテキスト")] // three-byte chars
+    [InlineData("\"jpn\":\"東京\",\"kor\":\"서울\",\"rus\":\"Москва\",")] // every width but pairs in one group
     [InlineData("Привет 😀 мир")] // a pair among two-byte chars and ASCII
     [InlineData("флаг 🏳\uFE0F\u200D🌈, ❤\uFE0F 👍🏽 ")] // emoji sequences: pairs among three-byte chars, pairs in a row
     public void MatchesTheRuntimeTranscoderInEveryRoom(string piece)

@@ -20,7 +20,7 @@ namespace JsonStringify.Internals;
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800), each packed by byte shuffles, pairs among them and pairs that a block's end cuts included,
+/// them are below U+0800, or none is a surrogate), each packed by byte shuffles, pairs among them and pairs that a block's end cuts included,
 /// and a block with a surrogate without its other half char by char (EncodeEightCharBlocks). Without either, all of
 /// the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
@@ -199,6 +199,10 @@ internal static class Utf8Transcoder
     // ended, which is at most 16 bytes on.
     private const int GroupRoom = GroupBlocks * 2 * EightChars;
 
+    // The room a group of every width needs: the last block starts at most three bytes a char on, and stores as far
+    // as a block does (EightCharRoom).
+    private const int MixedGroupRoom = (3 * (GroupBlocks - 1) * EightChars) + EightCharRoom;
+
     // The byte shuffles that pack a block's lanes, 0x80 (a zero) past the bytes kept. First TwoByteShuffleCount, one
     // for each mask of the chars of an eight-char block that take two bytes (bit k for char k): each 16-bit lane's
     // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of codes of four
@@ -247,7 +251,8 @@ internal static class Utf8Transcoder
     }
 
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
-    // the leading ASCII, blocks of eight chars, four at a time where they are all ASCII or all below U+0800 (a group).
+    // the leading ASCII, blocks of eight chars, four at a time where they are all ASCII, all below U+0800, or without
+    // a surrogate and not all from U+0800 on (a group).
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
     // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock); a block of
     // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
@@ -310,6 +315,27 @@ internal static class Utf8Transcoder
                     w += EncodeTwoByteBlock(b1, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     w += EncodeTwoByteBlock(b2, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     w += EncodeTwoByteBlock(b3, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    i += GroupChars;
+                    continue;
+                }
+
+                // Chars of every width but no surrogate, some of them below U+0800 (names in kana, Hangul or Han among
+                // ASCII): four blocks in 32-bit lanes, where a block at a time would take a branch per block, and the
+                // groups after it would be tried and fail again while the chars from U+0800 on are in them. A group
+                // of chars all from U+0800 on goes a block at a time, as three-byte blocks, which are cheaper.
+                Vector128<ushort> surrogateStart = Vector128.Create((ushort)0xD800);
+                Vector128<ushort> fromSurrogates = Vector128.Min(
+                    Vector128.Min(b0 - surrogateStart, b1 - surrogateStart), Vector128.Min(b2 - surrogateStart, b3 - surrogateStart));
+                Vector128<ushort> lowest = Vector128.Min(Vector128.Min(b0, b1), Vector128.Min(b2, b3));
+                if (Vector128.GreaterThanOrEqualAll(fromSurrogates, Vector128.Create((ushort)0x800))
+                    && Vector128.LessThanAny(lowest, Vector128.Create((ushort)0x800))
+                    && destination.Length - w >= MixedGroupRoom)
+                {
+                    asciiBlocks = 0;
+                    w += EncodeMixedBlock(b0, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b1, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b2, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b3, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     i += GroupChars;
                     continue;
                 }
