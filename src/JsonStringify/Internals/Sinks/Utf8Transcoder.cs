@@ -20,9 +20,9 @@ namespace JsonStringify.Internals;
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800, or none is a surrogate), each packed by byte shuffles, pairs among them and pairs that a block's end cuts included,
-/// and a block with a surrogate without its other half char by char (EncodeEightCharBlocks). Without either, all of
-/// the text goes through <see cref="Utf8.FromUtf16"/>.
+/// them are below U+0800, or none is a surrogate), each packed by byte shuffles, pairs among them and pairs that a
+/// block's end cuts included, and a block with a surrogate without its other half char by char
+/// (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -341,7 +341,7 @@ internal static class Utf8Transcoder
                 }
             }
 
-            // A block at a time: a group with three-byte chars or surrogates, and the last blocks.
+            // A block at a time: a group with surrogates or of chars all from U+0800 on, and the last blocks.
             Vector128<ushort> block = Vector128.LoadUnsafe(ref chars, (nuint)i);
             if (IsAscii(block))
             {
