@@ -458,16 +458,29 @@ internal static class Utf8Transcoder
     private static int EncodeTwoByteBlock(Vector128<ushort> block, ref byte shuffles, ref byte destination)
     {
         Debug.Assert(Vector128.LessThanAll(block, Vector128.Create((ushort)0x800)), "each char takes one or two bytes");
-        Vector128<ushort> notAscii = Vector128.GreaterThan(block, Vector128.Create((ushort)0x7F));
-        Vector128<ushort> lead = Vector128.ConditionalSelect(
-            notAscii, Vector128.ShiftRightLogical(block, 6) | Vector128.Create((ushort)0xC0), block);
-        Vector128<ushort> continuation = (block & Vector128.Create((ushort)0x3F)) | Vector128.Create((ushort)0x80);
-        Vector128<byte> lanes = (lead | Vector128.ShiftLeft(continuation, 8)).AsByte();
-        uint twoBytes = notAscii.ExtractMostSignificantBits();
-        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(twoBytes * (uint)Vector128<byte>.Count));
+
+        // Below U+0800 every char is positive as a short, so one signed compare finds those that take two bytes.
+        Vector128<short> twoBytes = Vector128.GreaterThan(block.AsInt16(), Vector128.Create((short)0x7F));
+
+        // Both bytes of a two-byte char at once: its top five bits under 110 in the low byte, its last six under 10 in
+        // the high byte.
+        Vector128<ushort> encoded = Vector128.ShiftRightLogical(block, 6)
+            | Vector128.ShiftLeft(block & Vector128.Create((ushort)0x3F), 8)
+            | Vector128.Create((ushort)0x80C0);
+        Vector128<byte> lanes = Select(twoBytes.AsUInt16(), encoded, block).AsByte();
+        uint mask = (uint)Sse2.MoveMask(Sse2.PackSignedSaturate(twoBytes, twoBytes).AsByte()) & 0xFF;
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(mask * (uint)Vector128<byte>.Count));
         Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
-        return EightChars + BitOperations.PopCount(twoBytes);
+        return EightChars + BitOperations.PopCount(mask);
     }
+
+    // The lanes of ifTrue where mask is set, of ifFalse elsewhere; mask's lanes are all ones or all zeros (a compare's
+    // result). One blend where SSE4.1 is there: the JIT writes ConditionalSelect as three logical operations.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<ushort> Select(Vector128<ushort> mask, Vector128<ushort> ifTrue, Vector128<ushort> ifFalse) =>
+        Sse41.IsSupported
+            ? Sse41.BlendVariable(ifFalse.AsByte(), ifTrue.AsByte(), mask.AsByte()).AsUInt16()
+            : Vector128.ConditionalSelect(mask, ifTrue, ifFalse);
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsAscii(Vector128<ushort> chars) => (chars & Vector128.Create((ushort)0xFF80)) == Vector128<ushort>.Zero;
@@ -492,11 +505,11 @@ internal static class Utf8Transcoder
         Vector128<ushort> shifted = Vector128.ShiftRightLogical(block, 6);
         Vector128<ushort> middle = (shifted & sixBits) | continuation;
         Vector128<ushort> last = (block & sixBits) | continuation;
-        Vector128<ushort> first = Vector128.ConditionalSelect(
+        Vector128<ushort> first = Select(
             three,
             Vector128.ShiftRightLogical(block, 12) | Vector128.Create((ushort)0xE0),
-            Vector128.ConditionalSelect(twoOrMore, shifted | Vector128.Create((ushort)0xC0), block));
-        Vector128<ushort> second = Vector128.ConditionalSelect(three, middle, last);
+            Select(twoOrMore, shifted | Vector128.Create((ushort)0xC0), block));
+        Vector128<ushort> second = Select(three, middle, last);
         if (pairs)
         {
             // A pair's code point is (u << 10) + (low & 0x3FF), where u = (high & 0x3FF) + 0x40 (0x40 << 10 being
@@ -505,15 +518,15 @@ internal static class Utf8Transcoder
             // last six. Both take two bytes, not three.
             Vector128<ushort> previous = Sse2.ShiftLeftLogical128BitLane(block, sizeof(ushort));
             Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
-            first = Vector128.ConditionalSelect(
+            first = Select(
                 highLanes,
                 Vector128.ShiftRightLogical(upper, 8) | Vector128.Create((ushort)0xF0),
-                Vector128.ConditionalSelect(
+                Select(
                     lowLanes,
                     Vector128.ShiftLeft(previous & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
                     first));
-            second = Vector128.ConditionalSelect(
-                highLanes, (Vector128.ShiftRightLogical(upper, 2) & sixBits) | continuation, Vector128.ConditionalSelect(lowLanes, last, second));
+            second = Select(
+                highLanes, (Vector128.ShiftRightLogical(upper, 2) & sixBits) | continuation, Select(lowLanes, last, second));
             three = Vector128.AndNot(three, highLanes | lowLanes);
         }
 
