@@ -468,7 +468,7 @@ internal static class Utf8Transcoder
             | Vector128.ShiftLeft(block & Vector128.Create((ushort)0x3F), 8)
             | Vector128.Create((ushort)0x80C0);
         Vector128<byte> lanes = Select(twoBytes.AsUInt16(), encoded, block).AsByte();
-        uint mask = (uint)Sse2.MoveMask(Sse2.PackSignedSaturate(twoBytes, twoBytes).AsByte()) & 0xFF;
+        uint mask = twoBytes.ExtractMostSignificantBits();
         Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(mask * (uint)Vector128<byte>.Count));
         Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
         return EightChars + BitOperations.PopCount(mask);
