@@ -421,10 +421,22 @@ internal static class NumberFormatter
             return w + WriteFewPlaces(tenMillionths, buffer[w..]);
         }
 
-        (ulong significand, int exponent) = ShortestDecimal.Compute(magnitude);
+        return WriteShortest(magnitude, buffer, w);
+    }
+
+    // The rest of FormatShortest: the shortest digits of magnitude, from ShortestDecimal, in their layout after the w
+    // chars (the sign, or none) that buffer starts with; returns the whole length. Out of line: compiled with the
+    // profile of its own calls, it keeps ShortestDecimal's work inlined and in registers, where the writer's number
+    // path, compiled with the profile of documents whose numbers are whole or have few places, lays it out as cold
+    // code.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private static int WriteShortest(double magnitude, Span<char> buffer, int w)
+    {
+        ref char first = ref MemoryMarshal.GetReference(buffer);
 
         // value = 0.d1d2..dk × 10^point
-        int k = CountDigits(significand);
+        (ulong significand, int exponent, int k) = ShortestDecimal.Compute(magnitude);
+        Debug.Assert(k == CountDigits(significand), "k is the number of the significand's digits");
         int point = k + exponent;
         if (k <= point && point <= MaxPlainExponent)
         {

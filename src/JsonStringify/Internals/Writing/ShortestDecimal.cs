@@ -66,9 +66,9 @@ internal static partial class ShortestDecimal
 
     /// <summary>
     /// For a finite, positive <paramref name="value"/>: the digits (without trailing zeros) and the exponent such
-    /// that digits × 10^exponent is the decimal Number::toString writes.
+    /// that digits × 10^exponent is the decimal Number::toString writes, and how many digits there are.
     /// </summary>
-    public static (ulong Digits, int Exponent) Compute(double value)
+    public static (ulong Digits, int Exponent, int Length) Compute(double value)
     {
         Debug.Assert(double.IsFinite(value) && value > 0, "a finite, positive double");
         ulong bits = BitConverter.DoubleToUInt64Bits(value);
@@ -87,8 +87,10 @@ internal static partial class ShortestDecimal
     }
 
     // m × 2^e, whose rounding interval reaches halfway to each neighbour, and includes its ends when m is even
-    // (round-half-even would round them to this double).
-    private static (ulong Digits, int Exponent) Regular(ulong m, int e)
+    // (round-half-even would round them to this double). Inlined where numbers are formatted, so that the digits and
+    // their count stay in registers and the layout's work overlaps this one's, without a call and its frame.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (ulong Digits, int Exponent, int Length) Regular(ulong m, int e)
     {
         int d = FloorLog10Pow2(e);
         int k = -(d + 1);
@@ -114,7 +116,8 @@ internal static partial class ShortestDecimal
         bool wholeInInterval = halfGap > fraction;
         if (nextInInterval | wholeInInterval)
         {
-            return WithoutTrailingZeros(whole + (nextInInterval ? 1UL : 0), d + 1);
+            ulong shortest = whole + (nextInInterval ? 1UL : 0);
+            return WithoutTrailingZeros(shortest, d + 1, LengthOfScaled(shortest));
         }
 
         // No whole number in the interval: c rounded to tenths, the carry out of fraction × 10 plus the bias.
@@ -128,12 +131,28 @@ internal static partial class ShortestDecimal
         // A tenth of 0 or 10 would be a whole number within a twentieth of c, which the interval, reaching at least a
         // twentieth either side, would hold.
         Debug.Assert(tenth is >= 1 and <= 9, "the decimal one digit longer ends in a digit other than 0");
-        return ((whole * 10) + tenth, d);
+        ulong digits = (whole * 10) + tenth;
+        return (digits, d, LengthOfScaled(digits));
+    }
+
+    // The number of digits of c's whole part, the next whole number or c in tenths: from 15 to 17 where c is at least
+    // 10^14, as it is for every normal double (c is at least 0.1 × 2^52), counted by three compares that do not wait
+    // on one another; a subnormal's may be shorter, and is counted as any number is.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int LengthOfScaled(ulong digits)
+    {
+        const ulong fifteenDigits = 100_000_000_000_000;
+        if (digits < fifteenDigits)
+        {
+            return NumberFormatter.CountDigits(digits);
+        }
+
+        return 15 + (digits >= fifteenDigits * 10 ? 1 : 0) + (digits >= fifteenDigits * 100 ? 1 : 0);
     }
 
     // 2^52 × 2^e, a power of two above the smallest normal: the interval reaches a quarter of the way down (the
     // binade below is twice as fine) and half of the way up, both ends included (2^52 is even).
-    private static (ulong Digits, int Exponent) PowerOfTwo(int e)
+    private static (ulong Digits, int Exponent, int Length) PowerOfTwo(int e)
     {
         int minusK = FloorLog10ThreeQuartersPow2(e);
         int k = -minusK;
@@ -154,7 +173,7 @@ internal static partial class ShortestDecimal
         ulong significand = zi / 10;
         if (significand * 10 >= xi)
         {
-            return WithoutTrailingZeros(significand, minusK + 1);
+            return WithoutTrailingZeros(significand, minusK + 1, NumberFormatter.CountDigits(significand));
         }
 
         // Otherwise the value itself, 2^52 × 2^e × 10^k, rounded to the nearest integer: a tie occurs only for e of
@@ -170,7 +189,7 @@ internal static partial class ShortestDecimal
         }
 
         Debug.Assert(significand % 10 != 0, "a decimal one digit longer than the shortest ends in a digit other than 0");
-        return (significand, minusK);
+        return (significand, minusK, NumberFormatter.CountDigits(significand));
     }
 
     // The upper 128 bits of the 192-bit product x × (high × 2^64 + low), as their upper and lower words.
@@ -189,19 +208,20 @@ internal static partial class ShortestDecimal
     private static ulong MultiplyHigh(ulong a, ulong b) =>
         Bmi2.X64.IsSupported ? Bmi2.X64.MultiplyNoFlags(a, b) : Math.BigMul(a, b, out _);
 
-    // d × 10^exponent with d's trailing zeros moved into the exponent. d is below 10^16 (a regular double's whole
-    // part is below 2^53, a power of two's shorter decimal has 16 digits at most), so it has at most 15 trailing
-    // zeros: steps of 8, 4, 2 and 1 find them.
+    // d × 10^exponent with d's trailing zeros moved into the exponent, and taken off d's length. d is below 10^16 (a
+    // regular double's whole part is below 2^53, a power of two's shorter decimal has 16 digits at most), so it has at
+    // most 15 trailing zeros: steps of 8, 4, 2 and 1 find them.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (ulong Digits, int Exponent) WithoutTrailingZeros(ulong d, int exponent)
+    private static (ulong Digits, int Exponent, int Length) WithoutTrailingZeros(ulong d, int exponent, int length)
     {
         Debug.Assert(d is > 0 and < 10_000_000_000_000_000, "a significand of at most 16 digits");
-        exponent += RemoveTrailingZeros(ref d, 8, s_inverseFivePow8, ulong.MaxValue / 100_000_000);
-        exponent += RemoveTrailingZeros(ref d, 4, s_inverseFivePow4, ulong.MaxValue / 10_000);
-        exponent += RemoveTrailingZeros(ref d, 2, s_inverseFivePow2, ulong.MaxValue / 100);
-        exponent += RemoveTrailingZeros(ref d, 1, s_inverseFivePow1, ulong.MaxValue / 10);
+        Debug.Assert(length == NumberFormatter.CountDigits(d), "length is d's number of digits");
+        int zeros = RemoveTrailingZeros(ref d, 8, s_inverseFivePow8, ulong.MaxValue / 100_000_000);
+        zeros += RemoveTrailingZeros(ref d, 4, s_inverseFivePow4, ulong.MaxValue / 10_000);
+        zeros += RemoveTrailingZeros(ref d, 2, s_inverseFivePow2, ulong.MaxValue / 100);
+        zeros += RemoveTrailingZeros(ref d, 1, s_inverseFivePow1, ulong.MaxValue / 10);
         Debug.Assert(d % 10 != 0, "every trailing zero is gone");
-        return (d, exponent);
+        return (d, exponent + zeros, length - zeros);
     }
 
     // Divides d by 10^k and returns k when 10^k divides it, else returns 0: an exact-division test with one
