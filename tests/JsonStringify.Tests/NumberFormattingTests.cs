@@ -164,15 +164,18 @@ public class NumberFormattingTests
     }
 
     // The same through the writer: every small whole number, at the many offsets of the writer's buffer that 10,000
-    // of them reach (the buffer is flushed among them), beside numbers just outside the small ones, as a string and
-    // as UTF-8.
+    // of them reach (the buffer is flushed among them), beside numbers just outside the small ones and numbers whose
+    // conversion to 64 bits ends in the 32 bits of a small one (2^32 + 5, 3 × 2^32 + 9,999, -(2^32) + 5, 2^63, 2^64),
+    // as a string and as UTF-8.
     [Fact]
     public void SmallIntegersAreWrittenAtEveryOffsetOfTheWritersBuffer()
     {
-        string expected = "[0,-1,0.5,9.5,99.5,999.5,9999.5,10000,65536,4294967296,1e+21,null,null,"
+        string expected = "[0,-1,0.5,9.5,99.5,999.5,9999.5,10000,65536,4294967296,4294967301,12884911887,-4294967291,"
+            + "9223372036854776000,18446744073709552000,1e+21,null,null,"
             + string.Join(',', Enumerable.Range(0, 10_001)) + "]";
         AssertWrittenAsStringAndUtf8(
-            "const a = [-0, -1, 0.5, 9.5, 99.5, 999.5, 9999.5, 10000, 65536, 4294967296, 1e21, NaN, -Infinity];"
+            "const a = [-0, -1, 0.5, 9.5, 99.5, 999.5, 9999.5, 10000, 65536, 4294967296, 4294967301, 12884911887,"
+            + " -4294967291, 2 ** 63, 2 ** 64, 1e21, NaN, -Infinity];"
             + " for (let i = 0; i <= 10000; i++) { a.push(i); } a",
             expected);
     }
@@ -227,17 +230,18 @@ public class NumberFormattingTests
     // Negative whole numbers above -2^32 take the head of the writer's out-of-line number path: a sign, then the
     // magnitude by the small or the whole-number digits. Every one from -1 to -10,000 and 10,000 of five to ten
     // digits, at the many offsets of the writer's buffer they reach, beside the numbers around them that take other
-    // paths (-0, not whole, -2^32 and beyond, not finite), as a string and as UTF-8.
+    // paths (-0, not whole, -2^32 and beyond, -(2^32 + 5) among them, not finite), as a string and as UTF-8.
     [Fact]
     public void NegativeWholeNumbersAreWrittenAtEveryOffsetOfTheWritersBuffer()
     {
         IEnumerable<long> small = Enumerable.Range(1, 10_000).Select(i => -(long)i);
         IEnumerable<long> whole =
             Enumerable.Range(0, 10_000).Select(i => -(10_001 + (i * 429_496L) + ((i % 7) * (long)Math.Pow(10, i % 6))));
-        string expected = "[0,-0.5,-9999.5,-4294967295,-4294967296,-4294967297,-9007199254740991,null,null,"
+        string expected = "[0,-0.5,-9999.5,-4294967295,-4294967296,-4294967297,-4294967301,-9007199254740991,null,null,"
             + string.Join(',', small.Concat(whole)) + "]";
         AssertWrittenAsStringAndUtf8(
-            "const a = [-0, -0.5, -9999.5, -4294967295, -4294967296, -4294967297, -9007199254740991, -Infinity, NaN];"
+            "const a = [-0, -0.5, -9999.5, -4294967295, -4294967296, -4294967297, -4294967301, -9007199254740991,"
+            + " -Infinity, NaN];"
             + " for (let i = 1; i <= 10000; i++) { a.push(-i); }"
             + " for (let i = 0; i < 10000; i++) { a.push(-(10001 + i * 429496 + (i % 7) * 10 ** (i % 6))); } a",
             expected);
