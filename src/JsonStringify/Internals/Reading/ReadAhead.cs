@@ -81,13 +81,14 @@ internal static class ReadAhead
     }
 
     // The address of the object's first field: a pointer the collector does not track, used at once. Taking a field's
-    // address makes the JIT check the object for null, and it checks by loading from it: a demand load of the very line
-    // the fetch is for, which holds the walk up until it arrives (a fifth of the samples of a call on the trace). The test
-    // tells the JIT that the object is not null, so it loads nothing; reading the reference as an integer instead
-    // (Unsafe.As<object, nint>) keeps the object out of a register and slows the walk's loops.
+    // address makes the JIT check the object for null, and it checks by loading from it: a demand load of the very
+    // line the fetch is for, which holds the walk up until it arrives (a fifth of the samples of a call on the trace).
+    // The test tells the JIT that the object is not null, so it loads nothing; reading the reference as an integer
+    // instead (Unsafe.As<object, nint>) keeps the object out of a register and slows the walk's loops.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static unsafe byte* AddressOf(object o)
     {
+        Debug.Assert(o is not null, "only objects are fetched");
         RawObject raw = Unsafe.As<RawObject>(o);
         return raw is null ? null : (byte*)Unsafe.AsPointer(ref raw.FirstField);
     }
