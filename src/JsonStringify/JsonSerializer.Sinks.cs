@@ -19,9 +19,11 @@ public sealed partial class JsonSerializer
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="writer"/>.</summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
-    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked for,
-    /// which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays written.</exception>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
+    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked
+    /// for, which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays
+    /// written.</exception>
     public bool Serialize(JsValue value, IBufferWriter<byte> writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
 
     /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="writer"/>.</summary>
@@ -29,9 +31,11 @@ public sealed partial class JsonSerializer
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
     /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
-    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked for,
-    /// which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays written.</exception>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
+    /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked
+    /// for, which breaks the contract of <see cref="IBufferWriter{T}"/>; what was advanced before stays
+    /// written.</exception>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
@@ -41,15 +45,19 @@ public sealed partial class JsonSerializer
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="stream">The destination; it is neither flushed nor closed.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public bool Serialize(JsValue value, Stream stream) => Serialize(value, JsValue.Undefined, JsValue.Undefined, stream);
 
-    /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
+    /// <summary>
+    /// Writes <c>JSON.stringify(value, replacer, space)</c> as UTF-8 to <paramref name="stream"/>, in chunks.
+    /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
     /// <param name="stream">The destination; it is neither flushed nor closed.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, Stream stream)
     {
         ArgumentNullException.ThrowIfNull(stream);
@@ -59,26 +67,33 @@ public sealed partial class JsonSerializer
     /// <summary>Writes <c>JSON.stringify(value)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="writer">The destination; it is neither flushed nor closed.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public bool Serialize(JsValue value, TextWriter writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
 
-    /// <summary>Writes <c>JSON.stringify(value, replacer, space)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
+    /// <summary>
+    /// Writes <c>JSON.stringify(value, replacer, space)</c> as chars to <paramref name="writer"/>, in chunks.
+    /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
     /// <param name="writer">The destination; it is neither flushed nor closed.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
         return WalkInto(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
-    /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, writing asynchronously.</summary>
+    /// <summary>
+    /// Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, writing asynchronously.
+    /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="stream">The destination; it is neither flushed nor closed.</param>
     /// <param name="cancellationToken">Stops the walk and the writes.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public Task<bool> SerializeAsync(JsValue value, Stream stream, CancellationToken cancellationToken = default) =>
         SerializeAsync(value, JsValue.Undefined, JsValue.Undefined, stream, cancellationToken);
 
@@ -93,7 +108,8 @@ public sealed partial class JsonSerializer
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
     /// <param name="stream">The destination; it is neither flushed nor closed.</param>
     /// <param name="cancellationToken">Stops the walk and the writes.</param>
-    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     public async Task<bool> SerializeAsync(
         JsValue value, JsValue replacer, JsValue space, Stream stream, CancellationToken cancellationToken = default)
     {
@@ -101,8 +117,8 @@ public sealed partial class JsonSerializer
         ArgumentNullException.ThrowIfNull(stream);
         cancellationToken.ThrowIfCancellationRequested();
 
-        // From inside a call on this engine (a toJSON, replacer or getter that writes a stream), the walk cannot move to
-        // another thread while that call is in progress: it runs here, and writes synchronously.
+        // From inside a call on this engine (a toJSON, replacer or getter that writes a stream), the walk cannot move
+        // to another thread while that call is in progress: it runs here, and writes synchronously.
         if (_gate.IsHeldByCurrentThread)
         {
             return Serialize(value, replacer, space, stream);

@@ -17,23 +17,25 @@ public sealed partial class JsonSerializer
     /// what the writer already holds (after a <c>WritePropertyName</c>, inside an array, or as the root).
     /// </summary>
     /// <param name="value">The value to serialize.</param>
-    /// <param name="writer">The destination; its options set the layout, its encoder the escaping; it is not flushed.</param>
+    /// <param name="writer">The destination; its options set the layout, its encoder the escaping; it is not
+    /// flushed.</param>
     /// <returns><see langword="true"/> if a value was written; <see langword="false"/> if the value has no JSON form
     /// (then nothing was written, and the writer may be left expecting a value).</returns>
     public bool Serialize(JsValue value, Utf8JsonWriter writer) => Serialize(value, JsValue.Undefined, JsValue.Undefined, writer);
 
     /// <summary>
-    /// Writes <c>JSON.stringify(value, replacer, space)</c> into <paramref name="writer"/> as one JSON value. The values
-    /// written are JSON.stringify's, numbers with its digits; the layout is the writer's, and strings are escaped by
-    /// its encoder, so the text may differ from JSON.stringify's while the JSON value is the same. Nesting deeper than
-    /// the writer's <see cref="JsonWriterOptions.MaxDepth"/> allows is a <c>RangeError</c>. On an exception the document
-    /// is unfinished: the writer holds the tokens written before it, containers left open.
+    /// Writes <c>JSON.stringify(value, replacer, space)</c> into <paramref name="writer"/> as one JSON value. The
+    /// values written are JSON.stringify's, numbers with its digits; the layout is the writer's, and strings are
+    /// escaped by its encoder, so the text may differ from JSON.stringify's while the JSON value is the same. Nesting
+    /// deeper than the writer's <see cref="JsonWriterOptions.MaxDepth"/> allows is a <c>RangeError</c>. On an exception
+    /// the document is unfinished: the writer holds the tokens written before it, containers left open.
     /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
     /// <param name="space">Must indent nothing (undefined, null, 0 or ""): the writer's options set the layout.</param>
     /// <param name="writer">The destination; it is not flushed.</param>
-    /// <returns><see langword="true"/> if a value was written; <see langword="false"/> if the value has no JSON form.</returns>
+    /// <returns><see langword="true"/> if a value was written; <see langword="false"/> if the value has no JSON
+    /// form.</returns>
     /// <exception cref="ArgumentException"><paramref name="space"/> would indent.</exception>
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, Utf8JsonWriter writer)
     {
@@ -93,8 +95,8 @@ public sealed partial class JsonSerializer
     /// </summary>
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list; <see langword="null"/> for none.</param>
-    /// <returns>The element (of kind <see cref="JsonValueKind.Null"/> for JSON null), or <see langword="null"/> when the
-    /// value has no JSON form.</returns>
+    /// <returns>The element (of kind <see cref="JsonValueKind.Null"/> for JSON null), or <see langword="null"/> when
+    /// the value has no JSON form.</returns>
     public JsonElement? ToJsonElement(JsValue value, JsValue? replacer = null)
     {
         ArgumentNullException.ThrowIfNull(value);

@@ -44,7 +44,8 @@ public sealed partial class JsonSerializer
 
     /// <summary>Creates a serializer for <paramref name="engine"/>.</summary>
     /// <param name="engine">The engine whose values are serialized and in which toJSON and replacers run.</param>
-    /// <param name="options">The settings to use; <see langword="null"/> means <see cref="JsonSerializerOptions.Default"/>.</param>
+    /// <param name="options">The settings to use; <see langword="null"/> means
+    /// <see cref="JsonSerializerOptions.Default"/>.</param>
     public JsonSerializer(Engine engine, JsonSerializerOptions? options)
     {
         ArgumentNullException.ThrowIfNull(engine);
@@ -132,8 +133,8 @@ public sealed partial class JsonSerializer
     }
 
     /// <summary>
-    /// Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does, to a .NET string, which
-    /// may be longer than a JavaScript string: text past the longest .NET string (1,073,741,791 chars) is a
+    /// Serializes <paramref name="value"/> as <c>JSON.stringify(value, replacer, space)</c> does, to a .NET string,
+    /// which may be longer than a JavaScript string: text past the longest .NET string (1,073,741,791 chars) is a
     /// <c>RangeError</c> ("Invalid string length").
     /// </summary>
     /// <param name="value">The value to serialize.</param>

@@ -3,7 +3,9 @@ using JsonStringify.Internals;
 
 namespace JsonStringify;
 
-/// <summary>Settings for a <see cref="JsonSerializer"/>. An instance can be shared by any number of serializers.</summary>
+/// <summary>
+/// Settings for a <see cref="JsonSerializer"/>. An instance can be shared by any number of serializers.
+/// </summary>
 public sealed class JsonSerializerOptions
 {
     /// <summary>The settings used when none are given.</summary>
@@ -39,8 +41,8 @@ public sealed class JsonSerializerOptions
 
     /// <summary>
     /// The deepest nesting of objects and arrays; one level more is a <c>RangeError</c> ("Maximum call stack size
-    /// exceeded", as V8 words it), which scripts can catch. The walk uses no thread stack per level, so this bounds only
-    /// memory: the default, 2,000,000, lets a million-deep document through.
+    /// exceeded", as V8 words it), which scripts can catch. The walk uses no thread stack per level, so this bounds
+    /// only memory: the default, 2,000,000, lets a million-deep document through.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
     public int MaxDepth
@@ -52,10 +54,11 @@ public sealed class JsonSerializerOptions
     /// <summary>
     /// The longest output, in UTF-16 chars; more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
     /// the limit is passed, or as soon as an array's length is read when even its shortest text (2 × length + 1 chars)
-    /// cannot fit. Whatever this says, a result that is a JavaScript string (the <see cref="JsonSerializer.Serialize(Jint.Native.JsValue)"/>
-    /// overloads, and so <c>JSON.stringify</c> in scripts) stops at the longest JavaScript string, 536,870,888 chars as
-    /// in V8 and Jint; <see cref="JsonSerializer.SerializeToString"/> at the longest .NET string (1,073,741,791 chars).
-    /// The streaming overloads have no other limit. Defaults to no limit.
+    /// cannot fit. Whatever this says, a result that is a JavaScript string (the
+    /// <see cref="JsonSerializer.Serialize(Jint.Native.JsValue)"/> overloads, and so <c>JSON.stringify</c> in scripts)
+    /// stops at the longest JavaScript string, 536,870,888 chars as in V8 and Jint;
+    /// <see cref="JsonSerializer.SerializeToString"/> at the longest .NET string (1,073,741,791 chars). The streaming
+    /// overloads have no other limit. Defaults to no limit.
     /// </summary>
     /// <exception cref="ArgumentOutOfRangeException">The value is less than 1.</exception>
     public long MaxLength

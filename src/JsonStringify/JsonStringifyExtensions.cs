@@ -29,7 +29,9 @@ public static class JsonStringifyExtensions
         return Install(engine, new JsonSerializer(engine, options));
     }
 
-    /// <summary>Installs this library's <c>JSON.stringify</c> in every engine created with <paramref name="options"/>.</summary>
+    /// <summary>
+    /// Installs this library's <c>JSON.stringify</c> in every engine created with <paramref name="options"/>.
+    /// </summary>
     /// <param name="options">The engine options to configure.</param>
     /// <param name="serializerOptions">The serializer's settings; <see langword="null"/> for the defaults.</param>
     /// <returns>The same options, for chaining.</returns>

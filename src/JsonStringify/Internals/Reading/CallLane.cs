@@ -7,11 +7,11 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// How one walk calls toJSON and the replacer: through the engine's internal call where the reader may use it, as
-/// Jint's own serializer calls, or else through the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/> (which
-/// the public entry runs inside one host call, so that the calls nest: see JsonSerializer.Entry.cs). The argument lists
-/// are refilled for each call where the callee is of a class known to copy what it keeps, and made anew for each call
-/// otherwise (a host function, for one, is handed the list itself).
-/// A walker owns one lane, so a nested JSON.stringify, which has a walker of its own, never refills these lists.
+/// Jint's own serializer calls, or else through the public <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>
+/// (which the public entry runs inside one host call, so that the calls nest: see JsonSerializer.Entry.cs). The
+/// argument lists are refilled for each call where the callee is of a class known to copy what it keeps, and made anew
+/// for each call otherwise (a host function, for one, is handed the list itself). A walker owns one lane, so a nested
+/// JSON.stringify, which has a walker of its own, never refills these lists.
 /// </summary>
 internal sealed class CallLane
 {

@@ -33,7 +33,9 @@ internal sealed class EngineTypes
 
     public Type ArrayPrototype { get; }
 
-    /// <summary>Whether own-property lookups on <paramref name="o"/> are Jint's ordinary ones, which run no user code.</summary>
+    /// <summary>
+    /// Whether own-property lookups on <paramref name="o"/> are Jint's ordinary ones, which run no user code.
+    /// </summary>
     public bool IsOrdinaryPrototype(ObjectInstance o)
     {
         Type type = o.GetType();

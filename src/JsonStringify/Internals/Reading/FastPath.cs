@@ -35,10 +35,14 @@ internal static class FastPath
     /// <summary>Every assumption, one flag each.</summary>
     public static ReadOnlySpan<JintAssumption> Assumptions => s_assumptions;
 
-    /// <summary>Whether <paramref name="assumption"/> (one flag) held when probed; probes it now if no use has yet.</summary>
+    /// <summary>
+    /// Whether <paramref name="assumption"/> (one flag) held when probed; probes it now if no use has yet.
+    /// </summary>
     public static bool Holds(JintAssumption assumption) => VerdictOf(assumption).Reason is null;
 
-    /// <summary>Why <paramref name="assumption"/> (one flag) does not hold, or null when it does; probes it if need be.</summary>
+    /// <summary>
+    /// Why <paramref name="assumption"/> (one flag) does not hold, or null when it does; probes it if need be.
+    /// </summary>
     public static string? Failure(JintAssumption assumption) => VerdictOf(assumption).Reason;
 
     /// <summary>

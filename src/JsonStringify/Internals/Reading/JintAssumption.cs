@@ -47,7 +47,9 @@ internal enum JintAssumption
     /// </summary>
     CalleeCopiesArguments = 1 << 4,
 
-    /// <summary><c>JsValue.IsArray()</c> is the abstract operation IsArray: through proxies, throwing on a revoked one.</summary>
+    /// <summary>
+    /// <c>JsValue.IsArray()</c> is the abstract operation IsArray: through proxies, throwing on a revoked one.
+    /// </summary>
     IsArrayOperation = 1 << 5,
 
     /// <summary><c>Intrinsics.RangeError</c> is the realm's %RangeError%, whatever the global binding holds.</summary>

@@ -18,7 +18,8 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal static partial class JintInternals
 {
-    // The classes of the functions the argument probe found copying their arguments; set before its verdict is published.
+    // The classes of the functions the argument probe found copying their arguments; set before its verdict is
+    // published.
     private static Type[] s_copyingCallees = [];
 
     /// <summary>Runs the probe of one assumption; false (or an accessor failure) when it does not hold here.</summary>
@@ -127,8 +128,9 @@ internal static partial class JintInternals
     }
 
     /// <summary>
-    /// Whether <paramref name="callee"/>, called through <paramref name="call"/> with a list that is refilled afterwards,
-    /// returns a function that still sees what it was called with (each value it lists is "key" or "value").
+    /// Whether <paramref name="callee"/>, called through <paramref name="call"/> with a list that is refilled
+    /// afterwards, returns a function that still sees what it was called with (each value it lists is "key" or
+    /// "value").
     /// </summary>
     internal static bool KeepsItsArguments(Engine engine, JsValue callee, Func<JsValue, JsValue[], JsValue> call)
     {

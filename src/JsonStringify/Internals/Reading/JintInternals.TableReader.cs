@@ -8,7 +8,9 @@ using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Internals;
 
-/// <summary>The property-table reader: IL compiled once per process, used once the PropertyTables probe agreed.</summary>
+/// <summary>
+/// The property-table reader: IL compiled once per process, used once the PropertyTables probe agreed.
+/// </summary>
 internal static partial class JintInternals
 {
     // The cache lines after a table that ReadTable has fetched: a kilobyte, a small table's nodes and values.
@@ -56,19 +58,19 @@ internal static partial class JintInternals
         return tables.Push(read, kinds);
     }
 
-    // A HybridDictionary<PropertyDescriptor> keeps its entries in a ListDictionary (private _list) while
-    // it is small and in a StringDictionarySlim (internal _dictionary) after that. The list is a chain of nodes (private
-    // _head; each node's public Key, Value and Next), in insertion order; the dictionary keeps its entries in an array of
+    // A HybridDictionary<PropertyDescriptor> keeps its entries in a ListDictionary (private _list) while it is small
+    // and in a StringDictionarySlim (internal _dictionary) after that. The list is a chain of nodes (private _head;
+    // each node's public Key, Value and Next), in insertion order; the dictionary keeps its entries in an array of
     // struct slots (private _entries and _count), which Jint 4.16.4 to 4.18 use as a ring starting at _firstIndex, a
     // removed slot's next being RemovedSlot, and earlier 4.16 releases as a plain array from its first slot, a removed
-    // slot's next being below -1 (a tombstone, or a link of the free list). Key.Name (internal) is the key's string. Reading them directly, rather than
-    // through the enumerators, saves a call and a copy per property. These are members of internal generic types, which
-    // [UnsafeAccessor] cannot name, so a delegate is compiled once, for the layout the release has; the PropertyTables
-    // probe compiles it and checks it.
+    // slot's next being below -1 (a tombstone, or a link of the free list). Key.Name (internal) is the key's string.
+    // Reading them directly, rather than through the enumerators, saves a call and a copy per property. These are
+    // members of internal generic types, which [UnsafeAccessor] cannot name, so a delegate is compiled once, for the
+    // layout the release has; the PropertyTables probe compiles it and checks it.
     private const int RemovedSlot = -2;
 
-    // Emitted as IL into a DynamicMethod that may read private fields, which compiles far faster at the first table than
-    // an expression tree would.
+    // Emitted as IL into a DynamicMethod that may read private fields, which compiles far faster at the first table
+    // than an expression tree would.
     private static TableReader CompileTableReader()
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
@@ -138,9 +140,11 @@ internal static partial class JintInternals
         // The dictionary's entries, in the order its enumerator lists them: a ring of slots (its length a power of two)
         // from _firstIndex on, _count of them in use, skipping slots whose next is RemovedSlot; or, without a ring, the
         // slots from the first on (a mask of all ones never wraps), skipping those whose next is below -1.
-        // var source = typed._dictionary; if (source != null) { var slots = source._entries; var mask = slots.Length - 1;
-        // var i = source._firstIndex; for (var left = source._count; left > 0; left--) {
-        //     while (slots[i].next == RemovedSlot) i = (i + 1) & mask; Store(slots[i].key.Name, slots[i].value); i = (i + 1) & mask; } }
+        // var source = typed._dictionary; if (source != null) {
+        //     var slots = source._entries; var mask = slots.Length - 1; var i = source._firstIndex;
+        //     for (var left = source._count; left > 0; left--) {
+        //         while (slots[i].next == RemovedSlot) i = (i + 1) & mask;
+        //         Store(slots[i].key.Name, slots[i].value); i = (i + 1) & mask; } }
         Label readList = il.DefineLabel();
         Label ringLoop = il.DefineLabel();
         Label skipRemoved = il.DefineLabel();

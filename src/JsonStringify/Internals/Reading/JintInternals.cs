@@ -37,7 +37,9 @@ internal static partial class JintInternals
     /// </summary>
     public static bool IsArray(ObjectInstance o) => IsArrayOperation(o);
 
-    /// <summary>The intrinsic %RangeError% of <paramref name="engine"/>'s realm, whatever the global binding now holds.</summary>
+    /// <summary>
+    /// The intrinsic %RangeError% of <paramref name="engine"/>'s realm, whatever the global binding now holds.
+    /// </summary>
     public static ErrorConstructor GetRangeError(Engine engine) => RangeErrorOf(engine.Intrinsics);
 
     /// <summary>
@@ -56,10 +58,14 @@ internal static partial class JintInternals
     /// <summary>The hidden class of <paramref name="o"/>, or null when it is in dictionary mode.</summary>
     public static object? ShapeOf(JsObject o) => GetShape(o);
 
-    /// <summary>The shape's keys as JsStrings in slot order, memoised by Jint; false when one is integer-like.</summary>
+    /// <summary>
+    /// The shape's keys as JsStrings in slot order, memoised by Jint; false when one is integer-like.
+    /// </summary>
     public static bool TryGetOrderedKeyStrings(object shape, out JsValue[]? keys) => ShapeKeyStrings(shape, out keys);
 
-    /// <summary>Whether <paramref name="o"/> has never had an own property: no shape, no property table, extensible.</summary>
+    /// <summary>
+    /// Whether <paramref name="o"/> has never had an own property: no shape, no property table, extensible.
+    /// </summary>
     public static bool IsVirginPlainObject(JsObject o) => IsVirgin(o);
 
     /// <summary>
@@ -94,7 +100,8 @@ internal static partial class JintInternals
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "get_IsEvaluationInProgress")]
     private static extern bool EvaluationInProgress(Engine engine);
 
-    // internal JsValue Engine.Call(ICallable callable, JsValue thisObject, JsValue[] arguments, JintExpression? expression)
+    // internal JsValue Engine.Call(ICallable callable, JsValue thisObject, JsValue[] arguments,
+    //     JintExpression? expression)
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "Call")]
     private static extern JsValue EngineCall(
         Engine engine,
@@ -137,7 +144,10 @@ internal static partial class JintInternals
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_dense")]
     private static extern ref JsValue?[]? Dense(ArrayInstance array);
 
-    /// <summary>The [[ProxyTarget]] of <paramref name="proxy"/>, a proxy, or null once it is revoked; reading it runs no user code.</summary>
+    /// <summary>
+    /// The [[ProxyTarget]] of <paramref name="proxy"/>, a proxy, or null once it is revoked; reading it runs no user
+    /// code.
+    /// </summary>
     public static ObjectInstance? ProxyTarget(ObjectInstance proxy)
     {
         Debug.Assert(proxy.GetType() == EngineTypes.Instance.Proxy, "a proxy");
@@ -145,10 +155,10 @@ internal static partial class JintInternals
     }
 
     /// <summary>
-    /// [[GetOwnProperty]](<paramref name="key"/>) of <paramref name="o"/> reduced to whether it is there and enumerable,
-    /// as Jint's own serializer asks it: through the object's ProbeOwnProperty, which agrees with GetOwnProperty and runs
-    /// the same user code (a proxy's getOwnPropertyDescriptor trap), and which a host object may answer without building
-    /// a descriptor (a wrapped dictionary asks ContainsKey).
+    /// [[GetOwnProperty]](<paramref name="key"/>) of <paramref name="o"/> reduced to whether it is there and
+    /// enumerable, as Jint's own serializer asks it: through the object's ProbeOwnProperty, which agrees with
+    /// GetOwnProperty and runs the same user code (a proxy's getOwnPropertyDescriptor trap), and which a host object
+    /// may answer without building a descriptor (a wrapped dictionary asks ContainsKey).
     /// </summary>
     public static bool IsEnumerableOwnProperty(ObjectInstance o, JsValue key) => ProbeOwn(o, key) == OwnPropertyProbe.Enumerable;
 
@@ -156,8 +166,8 @@ internal static partial class JintInternals
     [UnsafeAccessor(UnsafeAccessorKind.Field, Name = "_target")]
     private static extern ref ObjectInstance? ProxyTargetField([UnsafeAccessorType(ProxyType)] object proxy);
 
-    // internal OwnPropertyProbe ObjectInstance.ProbeOwnPropertyChecked(JsValue property): the virtual protected internal
-    // ProbeOwnProperty, with Jint's host-contract check when that is switched on.
+    // internal OwnPropertyProbe ObjectInstance.ProbeOwnPropertyChecked(JsValue property): the virtual protected
+    // internal ProbeOwnProperty, with Jint's host-contract check when that is switched on.
     [UnsafeAccessor(UnsafeAccessorKind.Method, Name = "ProbeOwnPropertyChecked")]
     private static extern OwnPropertyProbe ProbeOwn(ObjectInstance o, JsValue property);
 }

@@ -6,9 +6,10 @@ using Jint.Runtime;
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The public path to an abstract operation that Jint's public API does not expose, for when <see cref="JintInternals"/>
-/// cannot be used: it is asked of a private engine in which no script ever runs, so nothing a script does to its own
-/// realm (replacing <c>Array.isArray</c>, deleting it, making it a getter) can change the answer.
+/// The public path to an abstract operation that Jint's public API does not expose, for when
+/// <see cref="JintInternals"/> cannot be used: it is asked of a private engine in which no script ever runs, so nothing
+/// a script does to its own realm (replacing <c>Array.isArray</c>, deleting it, making it a getter) can change the
+/// answer.
 /// </summary>
 internal static class PristineRealm
 {
@@ -20,7 +21,8 @@ internal static class PristineRealm
 
     /// <summary>
     /// IsArray(<paramref name="o"/>), through the private engine's own <c>Array.isArray</c>, which asks the object
-    /// itself: a proxy answers for its target, and a revoked one throws a TypeError of its own realm. Runs no user code.
+    /// itself: a proxy answers for its target, and a revoked one throws a TypeError of its own realm. Runs no user
+    /// code.
     /// </summary>
     public static bool IsArray(ObjectInstance o)
     {

@@ -16,7 +16,8 @@ internal static class ReadAhead
     /// The twelve cache lines from 512 bytes before <paramref name="o"/> to 256 bytes after its start. An object's
     /// parts (its property storage, its elements, their values) are mostly allocated next to it, before it or after it,
     /// so this window takes in most of what reading a small object touches: a pair of coordinates with both its
-    /// numbers, a row with the nodes of its property table. A window twice as far back costs more in fetches than it saves.
+    /// numbers, a row with the nodes of its property table. A window twice as far back costs more in fetches than it
+    /// saves.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static unsafe void Neighbourhood(object o)
@@ -70,7 +71,9 @@ internal static class ReadAhead
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static unsafe long Distance(object o, object later) => AddressOf(later) - AddressOf(o);
 
-    /// <summary>The cache line where <paramref name="o"/> starts: all of a number, a boolean or a string's wrapper.</summary>
+    /// <summary>
+    /// The cache line where <paramref name="o"/> starts: all of a number, a boolean or a string's wrapper.
+    /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static unsafe void Line(object o)
     {

@@ -43,12 +43,16 @@ internal sealed class ShapeLayout
     /// </remarks>
     public int LeafTriesSkipped;
 
-    /// <summary>The layout for a hidden class's memoised key array (see <see cref="ValueReader.TryGetShapeKeys"/>).</summary>
+    /// <summary>
+    /// The layout for a hidden class's memoised key array (see <see cref="ValueReader.TryGetShapeKeys"/>).
+    /// </summary>
     public static ShapeLayout For(JsValue[] keys) =>
         s_cache.TryGetValue(keys, out ShapeLayout? layout) ? layout : s_cache.GetValue(keys, static k => new ShapeLayout(k));
 }
 
-/// <summary>One slot of a walk's cache of hidden-class layouts: a class, and its layout or null when it is not usable.</summary>
+/// <summary>
+/// One slot of a walk's cache of hidden-class layouts: a class, and its layout or null when it is not usable.
+/// </summary>
 internal readonly struct ShapeCacheEntry(object shape, ShapeLayout? layout)
 {
     public readonly object Shape = shape;

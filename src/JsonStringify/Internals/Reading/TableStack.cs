@@ -9,10 +9,10 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// The enumerable own string-keyed properties of the table objects (those whose properties Jint keeps in a property
-/// table rather than a hidden class) that a walk has read and not yet closed, as name and descriptor pairs on one stack:
-/// each object's are a segment in [[OwnPropertyKeys]] order, pushed when it is read and popped when it closes. Objects
-/// nest, so their segments do. A walker keeps its stack from call to call, so a read allocates nothing once the stack
-/// has grown, and the references it held are cleared once per call rather than once per object.
+/// table rather than a hidden class) that a walk has read and not yet closed, as name and descriptor pairs on one
+/// stack: each object's are a segment in [[OwnPropertyKeys]] order, pushed when it is read and popped when it closes.
+/// Objects nest, so their segments do. A walker keeps its stack from call to call, so a read allocates nothing once the
+/// stack has grown, and the references it held are cleared once per call rather than once per object.
 /// </summary>
 internal sealed class TableStack
 {
@@ -212,7 +212,9 @@ internal enum TableNameKinds
     /// <summary>A key is "toJSON".</summary>
     ToJson = 1,
 
-    /// <summary>A key starts with a digit, so it may be an array index, which [[OwnPropertyKeys]] lists first.</summary>
+    /// <summary>
+    /// A key starts with a digit, so it may be an array index, which [[OwnPropertyKeys]] lists first.
+    /// </summary>
     MaybeIndex = 2,
 }
 

@@ -76,12 +76,16 @@ internal sealed class ValueReader
         ? "The fast path is turned off for this process (FastPath.ForcePublicReader): only Jint's public API is used."
         : FastPath.DescribeFailures(_allowed);
 
-    /// <summary>A reader allowed only <paramref name="allowed"/>, whatever <see cref="FastPath.ForcePublicReader"/> says.</summary>
+    /// <summary>
+    /// A reader allowed only <paramref name="allowed"/>, whatever <see cref="FastPath.ForcePublicReader"/> says.
+    /// </summary>
     internal static ValueReader Allowing(JintAssumption allowed) => new(allowed);
 
     private bool Uses(JintAssumption assumption) => (_allowed & assumption) != 0 && FastPath.Holds(assumption);
 
-    /// <summary>EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.</summary>
+    /// <summary>
+    /// EnumerableOwnProperties(o, key): [[OwnPropertyKeys]], then [[GetOwnProperty]] for each string key.
+    /// </summary>
     public List<JsValue> GetEnumerableOwnKeys(ObjectInstance o)
     {
         // Jint hands back a fresh list, so it is filtered in place. A proxy's ownKeys trap can return symbols even
@@ -198,8 +202,8 @@ internal sealed class ValueReader
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public bool IsTable(JsObject plain) => _hiddenClasses ? GetShape(plain) is null : IsPublicTable(plain);
 
-    // Kept out of IsTable, so that only the public path compiles a call to GetObjectRepresentation, which Jint documents
-    // as a diagnostic that a later release may change.
+    // Kept out of IsTable, so that only the public path compiles a call to GetObjectRepresentation, which Jint
+    // documents as a diagnostic that a later release may change.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private static bool IsPublicTable(JsObject plain) =>
         plain.Engine.Advanced.GetObjectRepresentation(plain) != ObjectRepresentation.HiddenClass;
@@ -268,7 +272,9 @@ internal sealed class ValueReader
         return _propertyTables > 0;
     }
 
-    /// <summary>What <see cref="JintInternals.ReadTable"/> reads, through the public GetOwnProperties (a JsString per key).</summary>
+    /// <summary>
+    /// What <see cref="JintInternals.ReadTable"/> reads, through the public GetOwnProperties (a JsString per key).
+    /// </summary>
     public static TableSegment ReadTablePublic(JsObject plain, TableStack tables)
     {
         int read = 0;
@@ -375,7 +381,10 @@ internal sealed class ValueReader
         return HostObjects.IsArrayLike(o);
     }
 
-    /// <summary>A RangeError of <paramref name="engine"/>'s realm with <paramref name="message"/>, whatever a script did to the global binding.</summary>
+    /// <summary>
+    /// A RangeError of <paramref name="engine"/>'s realm with <paramref name="message"/>, whatever a script did to the
+    /// global binding.
+    /// </summary>
     public ObjectInstance CreateRangeError(Engine engine, string message)
     {
         if (Uses(JintAssumption.RangeErrorIntrinsic))
@@ -383,8 +392,8 @@ internal sealed class ValueReader
             return JintInternals.GetRangeError(engine).Construct(message);
         }
 
-        // Jint's public Intrinsics has no RangeError: an operation the spec defines to throw one, on the intrinsic Array
-        // constructor (whose behaviour no script can change), gives the realm's own, and then gets the message.
+        // Jint's public Intrinsics has no RangeError: an operation the spec defines to throw one, on the intrinsic
+        // Array constructor (whose behaviour no script can change), gives the realm's own, and then gets the message.
         try
         {
             engine.Intrinsics.Array.Construct([JsNumber.Create(-1)]);
@@ -401,8 +410,8 @@ internal sealed class ValueReader
 
     /// <summary>
     /// Whether <paramref name="engine"/> is idle: running no script and no host entry such as the public
-    /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>. A call that starts on an idle engine is a host call of its
-    /// own, whose constraints count from its start. Null when this reader cannot tell.
+    /// <see cref="Engine.Call(JsValue, JsValue, JsValue[])"/>. A call that starts on an idle engine is a host call of
+    /// its own, whose constraints count from its start. Null when this reader cannot tell.
     /// </summary>
     public bool? IsEngineIdle(Engine engine) =>
         Uses(JintAssumption.EvaluationState) ? !JintInternals.IsEvaluationInProgress(engine) : null;

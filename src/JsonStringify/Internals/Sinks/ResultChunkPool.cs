@@ -6,9 +6,9 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// The default <see cref="JsonSerializerOptions.CharPool"/>: the chunks that long string results are built in, kept on
-/// the pinned object heap. <see cref="ArrayPool{T}.Shared"/> would keep its arrays of 85 KB and more on the large object
-/// heap, where each long result string is made too; with chunks living there from call to call, a new result string
-/// landed in freshly committed memory more often, and writing it cost more page faults.
+/// the pinned object heap. <see cref="ArrayPool{T}.Shared"/> would keep its arrays of 85 KB and more on the large
+/// object heap, where each long result string is made too; with chunks living there from call to call, a new result
+/// string landed in freshly committed memory more often, and writing it cost more page faults.
 /// </summary>
 /// <remarks>
 /// Arrays are kept per power-of-two length from <see cref="StringSink.MinChunkLength"/> to

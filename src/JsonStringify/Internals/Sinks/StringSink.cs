@@ -13,12 +13,15 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed class StringSink : TextSink
 {
-    /// <summary>The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.</summary>
+    /// <summary>
+    /// The shortest chunk rented: the writer may ask for up to its own buffer's length of room at once.
+    /// </summary>
     public const int MinChunkLength = 8 * 1024;
 
     /// <summary>
     /// The longest chunk rented for the writer: a huge result is built from chunks of 1M chars (2 MB), so no chunk is
-    /// far longer than the text in it. (A long indentation line that skips the writer's buffer gets a chunk of its own length.)
+    /// far longer than the text in it. (A long indentation line that skips the writer's buffer gets a chunk of its own
+    /// length.)
     /// </summary>
     public const int MaxChunkLength = 1024 * 1024;
 

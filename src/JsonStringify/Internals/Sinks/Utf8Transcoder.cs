@@ -40,8 +40,8 @@ internal static class Utf8Transcoder
     private const int AsciiBlocksToNarrow = 8;
 
     // For a block's lanes, the lane after each (the last lane's own for itself): the successor of every char. A
-    // constant the JIT embeds in the code once the property is inlined, which FromUtf16, compiled without a profile, does
-    // only when told to.
+    // constant the JIT embeds in the code once the property is inlined, which FromUtf16, compiled without a profile,
+    // does only when told to.
     private static Vector512<ushort> NextLane
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -57,7 +57,8 @@ internal static class Utf8Transcoder
             (ushort)0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
     }
 
-    // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the entry of ByLength that keeps no byte.
+    // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the entry of ByLength that keeps no
+    // byte.
     private const uint LowSurrogateMark = 0x4000_0000;
 
     /// <summary>
@@ -195,8 +196,8 @@ internal static class Utf8Transcoder
 
     private const int GroupChars = GroupBlocks * EightChars;
 
-    // The room a group needs: as far as its stores reach. Each block below U+0800 stores 16 bytes where the block before
-    // ended, which is at most 16 bytes on.
+    // The room a group needs: as far as its stores reach. Each block below U+0800 stores 16 bytes where the block
+    // before ended, which is at most 16 bytes on.
     private const int GroupRoom = GroupBlocks * 2 * EightChars;
 
     // The room a group of every width needs: the last block starts at most three bytes a char on, and stores as far
@@ -205,9 +206,9 @@ internal static class Utf8Transcoder
 
     // The byte shuffles that pack a block's lanes, 0x80 (a zero) past the bytes kept. First TwoByteShuffleCount, one
     // for each mask of the chars of an eight-char block that take two bytes (bit k for char k): each 16-bit lane's
-    // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of codes of four
-    // chars, two bits per char (the low one set where it takes two bytes or more, the high one where it takes three):
-    // each 32-bit lane's first one, two or three bytes.
+    // first byte, then its second where the char takes two. Then FourCharShuffleCount, one for each set of codes of
+    // four chars, two bits per char (the low one set where it takes two bytes or more, the high one where it takes
+    // three): each 32-bit lane's first one, two or three bytes.
     private static readonly byte[] s_shuffles = MakeShuffles();
 
     private const int TwoByteShuffleCount = 256;
@@ -556,10 +557,10 @@ internal static class Utf8Transcoder
             && ((highLanes.ExtractMostSignificantBits() << 1) & 0xFF) == lowLanes.ExtractMostSignificantBits();
     }
 
-    // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32 bytes;
-    // returns 24, three bytes a char. Each char's lead and middle byte (1110xxxx 10xxxxxx) in a 16-bit lane of one
-    // vector, its last byte (10xxxxxx) in the low byte of a lane of another; fixed shuffles of the two interleave them,
-    // the first 16 bytes (chars 0 to 4, and char 5's lead) and the last 8.
+    // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32
+    // bytes; returns 24, three bytes a char. Each char's lead and middle byte (1110xxxx 10xxxxxx) in a 16-bit lane of
+    // one vector, its last byte (10xxxxxx) in the low byte of a lane of another; fixed shuffles of the two interleave
+    // them, the first 16 bytes (chars 0 to 4, and char 5's lead) and the last 8.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeThreeByteBlock(Vector128<ushort> block, ref byte destination)
     {
@@ -642,8 +643,8 @@ internal static class Utf8Transcoder
 
     // Writes half a block (16 chars, widened to 32-bit lanes) as UTF-8 at destination, which has room for 64 bytes;
     // returns how many bytes it took. next holds each char's successor, read only with surrogates: then every high
-    // surrogate has its low surrogate next, and every low surrogate its high surrogate before it. A pair's code point is
-    // in its high surrogate's lane, and its low surrogate's lane keeps nothing.
+    // surrogate has its low surrogate next, and every low surrogate its high surrogate before it. A pair's code point
+    // is in its high surrogate's lane, and its low surrogate's lane keeps nothing.
     //
     // Each lane holds the char's bytes at its end, in memory order: the last byte (10xxxxxx, or the ASCII byte) is the
     // lane's top byte, and the lead byte is as far before it as the char's length asks. So every byte but the lead is
@@ -688,8 +689,9 @@ internal static class Utf8Transcoder
 
     // For each lane, by its leading zeros, the value given for the UTF-8 length of its char: one byte up to U+007F (25
     // to 31 leading zeros, and 32 for NUL, which the permute reads as 0), two up to U+07FF (21 to 24), three up to
-    // U+FFFF (16 to 20), four past it (11 to 15); zero for a lane with LowSurrogateMark (1). A code point has 11 leading
-    // zeros at least, so 2 to 10 never come. The permute reads the low five bits of each index, across both vectors.
+    // U+FFFF (16 to 20), four past it (11 to 15); zero for a lane with LowSurrogateMark (1). A code point has 11
+    // leading zeros at least, so 2 to 10 never come. The permute reads the low five bits of each index, across both
+    // vectors.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector512<uint> ByLength(Vector512<uint> leadingZeros, uint one, uint two, uint three, uint four) =>
         Avx512F.PermuteVar16x32x2(

@@ -19,7 +19,8 @@ internal sealed class JsNumberConverter : JsonConverter<double>
 {
     /// <summary>
     /// The type info of every number node. Its options only serve to configure it (no reflection), and allow any depth:
-    /// System.Text.Json counts a value's depth from where the writer stands, and the writer's own MaxDepth is the limit.
+    /// System.Text.Json counts a value's depth from where the writer stands, and the writer's own MaxDepth is the
+    /// limit.
     /// </summary>
     public static JsonTypeInfo<double> TypeInfo { get; } = JsonMetadataServices.CreateValueInfo<double>(
         new System.Text.Json.JsonSerializerOptions { TypeInfoResolver = JsonTypeInfoResolver.Combine(), MaxDepth = int.MaxValue },

@@ -20,7 +20,8 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public int Depth => _builder.Depth;
 
-    // No text: the length limit only applies through OpenArray's check of an array's shortest text (see docs/limits.md).
+    // No text: the length limit only applies through OpenArray's check of an array's shortest text (see
+    // docs/limits.md).
     public long Length => 0;
 
     public bool IsOverLimit => false;
@@ -211,9 +212,9 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
             }
         }
 
-        // The walk does not repeat a key in an object, but a host object's [[OwnPropertyKeys]] might: then the last value
-        // stays, as JSON.parse keeps it. The object that refused the repeated key keeps the children it took before, so
-        // those join this one as copies.
+        // The walk does not repeat a key in an object, but a host object's [[OwnPropertyKeys]] might: then the last
+        // value stays, as JSON.parse keeps it. The object that refused the repeated key keeps the children it took
+        // before, so those join this one as copies.
         [MethodImpl(MethodImplOptions.NoInlining)]
         private JsonObject MakeObjectKeepingLast(int start, int count)
         {

@@ -3,7 +3,9 @@ using Jint.Native;
 
 namespace JsonStringify.Internals;
 
-/// <summary>Array indices as property keys: ToString(index) where one is needed as a string, and the test for one.</summary>
+/// <summary>
+/// Array indices as property keys: ToString(index) where one is needed as a string, and the test for one.
+/// </summary>
 internal static class IndexKey
 {
     private static readonly JsString[] s_small = CreateSmall(1024);

@@ -16,7 +16,9 @@ internal sealed class PropertyList
 
     private readonly Dictionary<ShapeLayout, int[]> _slots = new(ReferenceEqualityComparer.Instance);
 
-    /// <summary>Builds the list from the items read from the replacer array: duplicates are dropped, in order.</summary>
+    /// <summary>
+    /// Builds the list from the items read from the replacer array: duplicates are dropped, in order.
+    /// </summary>
     public PropertyList(string[] items)
     {
         Items = items;

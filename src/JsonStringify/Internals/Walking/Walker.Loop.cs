@@ -7,7 +7,9 @@ using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Internals;
 
-/// <summary>The loop over open containers: SerializeJSONObject and SerializeJSONArray, one element or property at a time.</summary>
+/// <summary>
+/// The loop over open containers: SerializeJSONObject and SerializeJSONArray, one element or property at a time.
+/// </summary>
 internal sealed partial class Walker<TOutput>
 {
     // The rest of SerializeJSONObject and SerializeJSONArray, for every open container, innermost first.

@@ -9,8 +9,8 @@ using Jint.Runtime.Interop;
 
 namespace JsonStringify.Internals;
 
-/// <summary>Opening containers: plain objects (hidden-class, table, listed and keyed), arrays, proxies, raw JSON and host
-/// objects.</summary>
+/// <summary>Opening containers: plain objects (hidden-class, table, listed and keyed), arrays, proxies, raw JSON and
+/// host objects.</summary>
 internal sealed partial class Walker<TOutput>
 {
     private static readonly JsString s_rawJson = new("rawJSON");
@@ -172,8 +172,8 @@ internal sealed partial class Walker<TOutput>
 
     // OpenPure for a non-empty array (a pair of coordinates, a list of ids or tags, most often), as OpenShapedValue
     // does for an object: its leading elements that are JSON primitives are written at once, and it is pushed only at
-    // one that is not (or a hole, which RunArray reads with [[Get]]). An array of primitives is so written whole without
-    // a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed. length is the
+    // one that is not (or a hole, which RunArray reads with [[Get]]). An array of primitives is so written whole
+    // without a frame. A longer one costs nothing more than RunArray would. True when a frame was pushed. length is the
     // array's, read by OpenPure: reading a JsArray's length runs no code, so it may come before the cycle check.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private bool OpenPureArray(JsArray array, uint length)

@@ -23,7 +23,8 @@ internal sealed partial class JsonWriter
     // The longest slice of a long string written straight into a UTF-8 sink (see WriteAsciiSlices).
     private const int MaxAsciiSlice = 16384;
 
-    // JSON.stringify breaks lines with a line feed (SerializeJSONObject and SerializeJSONArray: ',', LINE FEED, indent).
+    // JSON.stringify breaks lines with a line feed (SerializeJSONObject and SerializeJSONArray: ',', LINE FEED,
+    // indent).
     private const string LineBreak = "\n";
 
     // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the sink directly.
@@ -449,7 +450,9 @@ internal sealed partial class JsonWriter
         _depth++;
     }
 
-    /// <summary>Before an element or a property: a comma unless it is the first, then the line break and indentation.</summary>
+    /// <summary>
+    /// Before an element or a property: a comma unless it is the first, then the line break and indentation.
+    /// </summary>
     public void WriteSeparator(bool first)
     {
         if (_indented)

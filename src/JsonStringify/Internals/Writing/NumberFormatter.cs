@@ -220,9 +220,9 @@ internal static class NumberFormatter
 
     // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
     // 2^53). Where SSE2 is there and the buffer has room for seventeen chars, a value of five digits or more is written
-    // as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32 bits has its
-    // last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits, as two chains
-    // of divisions the processor runs side by side.
+    // as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32 bits has
+    // its last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits, as two
+    // chains of divisions the processor runs side by side.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
         Debug.Assert(length == CountDigits(value) && length <= buffer.Length, "the buffer holds every digit");
@@ -270,10 +270,10 @@ internal static class NumberFormatter
 
     // The first sixteen digits of a value of length (at most 17) digits, leading zeros included, as sixteen chars in
     // two vectors of eight; zeros follow the digits of a shorter value, and seventeenth is the last digit of a value of
-    // seventeen ('0' otherwise). The sixteen are cut into four groups of four (one 64-bit division, then two 32-bit ones
-    // side by side), each group into two pairs in 16-bit lanes, each pair into its tens and units, all by multiplying:
-    // x / 100 is x × 5243 >> 19 and x / 10 is x × 6554 >> 16, both exact below 10^4. The divisions are three steps
-    // deep, where pairs from the table take one chained division per four digits.
+    // seventeen ('0' otherwise). The sixteen are cut into four groups of four (one 64-bit division, then two 32-bit
+    // ones side by side), each group into two pairs in 16-bit lanes, each pair into its tens and units, all by
+    // multiplying: x / 100 is x × 5243 >> 19 and x / 10 is x × 6554 >> 16, both exact below 10^4. The divisions are
+    // three steps deep, where pairs from the table take one chained division per four digits.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (Vector128<ushort> Front, Vector128<ushort> Back) LeadingSixteenDigits(ulong value, int length, out char seventeenth)
     {

@@ -91,10 +91,10 @@ internal static class StringEscaper
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
-    /// <paramref name="destination"/> (which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> bytes per char),
-    /// for as long as its chars are ASCII: it stops before the first char that is not, which the caller then writes
-    /// through <see cref="Escape"/> and the sink's transcoder. Escapes are ASCII, so every byte written is one char of
-    /// output. For a UTF-8 destination this is the escape and the transcoding in one pass.
+    /// <paramref name="destination"/> (which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> bytes per
+    /// char), for as long as its chars are ASCII: it stops before the first char that is not, which the caller then
+    /// writes through <see cref="Escape"/> and the sink's transcoder. Escapes are ASCII, so every byte written is one
+    /// char of output. For a UTF-8 destination this is the escape and the transcoding in one pass.
     /// </summary>
     /// <param name="value">The chars to escape.</param>
     /// <param name="destination">Where the UTF-8 goes.</param>
@@ -164,10 +164,10 @@ internal static class StringEscaper
     }
 
     /// <summary>
-    /// Like <see cref="TryCopyShort"/>, for a value of <see cref="MaxShortLength"/> + 1 to <see cref="MaxMediumLength"/>
-    /// chars: whole blocks, the last one reaching back over chars already copied. Inlined into the writer, it spares
-    /// the clean values of that length (names, identifiers, URLs) the call to <see cref="Escape"/>, which the JIT
-    /// inlines or not depending on the profile of the documents it saw first.
+    /// Like <see cref="TryCopyShort"/>, for a value of <see cref="MaxShortLength"/> + 1 to
+    /// <see cref="MaxMediumLength"/> chars: whole blocks, the last one reaching back over chars already copied. Inlined
+    /// into the writer, it spares the clean values of that length (names, identifiers, URLs) the call to
+    /// <see cref="Escape"/>, which the JIT inlines or not depending on the profile of the documents it saw first.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool TryCopyMedium(string value, Span<char> destination)
@@ -264,11 +264,11 @@ internal static class StringEscaper
         return new string(buffer, 0, w + suffix.Length);
     }
 
-    // The one pass shared by Escape and EscapeAscii, over the value's whole blocks: each block is loaded once, stored at
-    // its place in the output and checked; the chars that stopped the check are escaped one at a time, and after each,
-    // the chars that follow are stored again at the new distance, unchecked (the block's mask already says which of
-    // them stop), until the mask runs out. Returns the number of units written; `consumed` is how many chars were read
-    // (at most one block short of the end, or up to a char the target cannot write), and `sameDistanceFrom` is the
+    // The one pass shared by Escape and EscapeAscii, over the value's whole blocks: each block is loaded once, stored
+    // at its place in the output and checked; the chars that stopped the check are escaped one at a time, and after
+    // each, the chars that follow are stored again at the new distance, unchecked (the block's mask already says which
+    // of them stop), until the mask runs out. Returns the number of units written; `consumed` is how many chars were
+    // read (at most one block short of the end, or up to a char the target cannot write), and `sameDistanceFrom` is the
     // char after the last escape, from which on the output has stood at its current distance from the input.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EscapeBlocks<TTarget, TUnit>(ref ushort source, int length, ref TUnit target, out int consumed, out int sameDistanceFrom)
@@ -394,8 +394,8 @@ internal static class StringEscaper
     }
 
     // Copies a value of MinShortLength to MaxShortLength chars and returns the mask of those that need escaping: two
-    // pieces that meet or overlap cover the whole value (8 chars each, or 4, or 2, whichever fits); the chars they share
-    // are stored twice, the same both times, as nothing has been escaped yet.
+    // pieces that meet or overlap cover the whole value (8 chars each, or 4, or 2, whichever fits); the chars they
+    // share are stored twice, the same both times, as nothing has been escaped yet.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint CopyShort(ref ushort source, int length, ref ushort target)
     {
@@ -413,8 +413,8 @@ internal static class StringEscaper
         return CopyTwo(ref source, ref target) | (CopyTwo(ref Unsafe.Add(ref source, length - 2), ref Unsafe.Add(ref target, length - 2)) << (length - 2));
     }
 
-    // Of the BlockLength chars at source, the masks (bit k for the block's char k) of the high surrogates and of the low
-    // ones.
+    // Of the BlockLength chars at source, the masks (bit k for the block's char k) of the high surrogates and of the
+    // low ones.
     private static (uint High, uint Low) BlockSurrogateMasks(ref ushort source)
     {
         if (Vector256.IsHardwareAccelerated)
@@ -503,8 +503,8 @@ internal static class StringEscaper
         Vector128.Narrow(Vector128.LoadUnsafe(ref source), Vector128.LoadUnsafe(ref source, HalfBlockLength)).StoreUnsafe(ref target);
     }
 
-    // Stores BlockLength chars as bytes, as Narrow does, and returns a mask of those that need escaping or are not ASCII
-    // (bit k for the block's char k); the bytes from the first of them on are written over.
+    // Stores BlockLength chars as bytes, as Narrow does, and returns a mask of those that need escaping or are not
+    // ASCII (bit k for the block's char k); the bytes from the first of them on are written over.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static uint NarrowBlock(ref ushort source, ref byte target)
     {
