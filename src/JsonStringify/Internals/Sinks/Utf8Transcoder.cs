@@ -168,7 +168,18 @@ internal static class Utf8Transcoder
         }
         else if (Ssse3.IsSupported)
         {
-            (i, w) = EncodeEightCharBlocks(source, destination);
+            // The text up to its first char that is not ASCII, here: the block loop, a large method compiled when it is
+            // first called, is then compiled only once the output has such a char, and never for ASCII output.
+            OperationStatus ascii = Ascii.FromUtf16(source, destination, out int narrowed);
+            if (ascii == OperationStatus.Done)
+            {
+                read = written = narrowed;
+                return OperationStatus.Done;
+            }
+
+            (i, w) = ascii == OperationStatus.InvalidData
+                ? EncodeEightCharBlocks(source, destination, narrowed)
+                : (narrowed, narrowed);
         }
 
         OperationStatus rest = Utf8.FromUtf16(source[i..], destination[w..], out int restRead, out int restWritten, replaceInvalidSequences: true, isFinalBlock: false);
@@ -251,9 +262,9 @@ internal static class Utf8Transcoder
         return shuffles;
     }
 
-    // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: after the runtime's narrowing of
-    // the leading ASCII, blocks of eight chars, four at a time where they are all ASCII, all below U+0800, or without
-    // a surrogate and not all from U+0800 on (a group).
+    // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: from start, the first char that
+    // is not ASCII (the runtime's narrowing took the ASCII before it), blocks of eight chars, four at a time where they
+    // are all ASCII, all below U+0800, or without a surrogate and not all from U+0800 on (a group).
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
     // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock); a block of
     // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
@@ -261,21 +272,19 @@ internal static class Utf8Transcoder
     // 32-bit lanes (EncodeMixedBlock); a block with a surrogate without its other half goes char by char (Rune). Stops
     // where fewer than eight chars or less than EightCharRoom bytes of room are left, or before a high surrogate that
     // ends the text. Returns the chars read and the bytes written, which are what Utf8.FromUtf16 writes for the same
-    // chars. Optimised from its first call, as FromUtf16 is.
-    [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination)
+    // chars. Optimised from its first call, as FromUtf16 is; never inlined, so that FromUtf16's first call does not
+    // compile it.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
+    private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination, int start)
     {
-        if (Ascii.FromUtf16(source, destination, out int narrowed) != OperationStatus.InvalidData)
-        {
-            return (narrowed, narrowed);
-        }
-
+        Debug.Assert(start < source.Length && !char.IsAscii(source[start]), "the loop starts at a char that is not ASCII");
         ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
         ref byte bytes = ref MemoryMarshal.GetReference(destination);
         ref byte shuffles = ref MemoryMarshal.GetArrayDataReference(s_shuffles);
-        int i = narrowed;
-        int w = narrowed;
+        int i = start;
+        int w = start;
         int asciiBlocks = 0;
+        int narrowed;
         while (source.Length - i >= EightChars && destination.Length - w >= EightCharRoom)
         {
             if (source.Length - i >= GroupChars && destination.Length - w >= GroupRoom)
