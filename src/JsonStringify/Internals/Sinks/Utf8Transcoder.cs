@@ -75,13 +75,15 @@ internal static class Utf8Transcoder
     {
         int i = 0;
         int w = 0;
-        if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
-        {
-            ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
-            ref byte bytes = ref MemoryMarshal.GetReference(destination);
 
-            // The text up to its first char that is not ASCII, at the runtime's own speed: all of it, for most output.
-            OperationStatus ascii = Ascii.FromUtf16(source, destination, out int narrowed);
+        // Both vector paths (the 512-bit instructions imply SSSE3) first take the text up to its first char that is not
+        // ASCII at the runtime's own speed: all of it, for most output. So the SSSE3 path's block loop, a large method
+        // compiled when it is first called, is compiled only once the output has such a char, never for ASCII output.
+        OperationStatus ascii = OperationStatus.Done;
+        int narrowed;
+        if (Ssse3.IsSupported)
+        {
+            ascii = Ascii.FromUtf16(source, destination, out narrowed);
             if (ascii == OperationStatus.Done)
             {
                 read = written = narrowed;
@@ -89,6 +91,13 @@ internal static class Utf8Transcoder
             }
 
             i = w = narrowed;
+        }
+
+        if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
+        {
+            Debug.Assert(Ssse3.IsSupported, "the 512-bit instructions come with SSSE3, so the ASCII before them was taken");
+            ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
+            ref byte bytes = ref MemoryMarshal.GetReference(destination);
 
             // Whole ASCII blocks in a row since the last char that is not ASCII.
             int asciiBlocks = 0;
@@ -166,20 +175,9 @@ internal static class Utf8Transcoder
                 i += BlockLength;
             }
         }
-        else if (Ssse3.IsSupported)
+        else if (ascii == OperationStatus.InvalidData)
         {
-            // The text up to its first char that is not ASCII, here: the block loop, a large method compiled when it is
-            // first called, is then compiled only once the output has such a char, and never for ASCII output.
-            OperationStatus ascii = Ascii.FromUtf16(source, destination, out int narrowed);
-            if (ascii == OperationStatus.Done)
-            {
-                read = written = narrowed;
-                return OperationStatus.Done;
-            }
-
-            (i, w) = ascii == OperationStatus.InvalidData
-                ? EncodeEightCharBlocks(source, destination, narrowed)
-                : (narrowed, narrowed);
+            (i, w) = EncodeEightCharBlocks(source, destination, i);
         }
 
         OperationStatus rest = Utf8.FromUtf16(source[i..], destination[w..], out int restRead, out int restWritten, replaceInvalidSequences: true, isFinalBlock: false);
