@@ -20,8 +20,8 @@ namespace JsonStringify.Internals;
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800, or none is a surrogate), each packed by byte shuffles, pairs among them and pairs that a
-/// block's end cuts included, and a block with a surrogate without its other half char by char
+/// them are below U+0800, or their surrogates are all in pairs among them), each packed by byte shuffles, pairs among
+/// them and pairs that a block's end cuts included, and a block with a surrogate without its other half char by char
 /// (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
@@ -262,7 +262,8 @@ internal static class Utf8Transcoder
 
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: from start, the first char that
     // is not ASCII (the runtime's narrowing took the ASCII before it), blocks of eight chars, four at a time where they
-    // are all ASCII, all below U+0800, or without a surrogate and not all from U+0800 on (a group).
+    // are all ASCII, all below U+0800, without a surrogate and not all from U+0800 on, or with surrogates all in pairs
+    // among the four (a group).
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
     // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock); a block of
     // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
@@ -340,16 +341,68 @@ internal static class Utf8Transcoder
                     && destination.Length - w >= MixedGroupRoom)
                 {
                     asciiBlocks = 0;
-                    w += EncodeMixedBlock(b0, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeMixedBlock(b1, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeMixedBlock(b2, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeMixedBlock(b3, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b0, pairs: false, default, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b1, pairs: false, default, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b2, pairs: false, default, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeMixedBlock(b3, pairs: false, default, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     i += GroupChars;
                     continue;
                 }
+
+                // Surrogates, all of them in pairs within the group (emoji in text): the four blocks without a branch
+                // per block, a pair that ends one block and starts the next included, each block seeing the one before
+                // it. Below U+0800 apart from the pairs (emoji among Latin or Cyrillic), in 16-bit lanes as a block of
+                // two-byte chars is; with chars from U+0800 on, in 32-bit lanes.
+                if (Vector128.LessThanAny(fromSurrogates, Vector128.Create((ushort)0x800)) && destination.Length - w >= MixedGroupRoom)
+                {
+                    Vector128<ushort> kinds = Vector128.Create((ushort)0xFC00);
+                    Vector128<ushort> highStart = Vector128.Create((ushort)0xD800);
+                    Vector128<ushort> lowStart = Vector128.Create((ushort)0xDC00);
+                    Vector128<ushort> h0 = Vector128.Equals(b0 & kinds, highStart);
+                    Vector128<ushort> h1 = Vector128.Equals(b1 & kinds, highStart);
+                    Vector128<ushort> h2 = Vector128.Equals(b2 & kinds, highStart);
+                    Vector128<ushort> h3 = Vector128.Equals(b3 & kinds, highStart);
+                    Vector128<ushort> l0 = Vector128.Equals(b0 & kinds, lowStart);
+                    Vector128<ushort> l1 = Vector128.Equals(b1 & kinds, lowStart);
+                    Vector128<ushort> l2 = Vector128.Equals(b2 & kinds, lowStart);
+                    Vector128<ushort> l3 = Vector128.Equals(b3 & kinds, lowStart);
+                    uint groupHigh = LaneBits(h0, h1, h2, h3);
+                    uint groupLow = LaneBits(l0, l1, l2, l3);
+
+                    // Every high surrogate has its low one next in the group, and every low one its high one before.
+                    if (groupHigh << 1 == groupLow && (int)groupHigh >= 0)
+                    {
+                        asciiBlocks = 0;
+                        Vector128<ushort> pairsBelow = Vector128.Create((ushort)0x2800);
+                        Vector128<ushort> widest = Vector128.Max(
+                            Vector128.Max(Vector128.Min(b0, b0 + pairsBelow), Vector128.Min(b1, b1 + pairsBelow)),
+                            Vector128.Max(Vector128.Min(b2, b2 + pairsBelow), Vector128.Min(b3, b3 + pairsBelow)));
+                        ref byte into = ref Unsafe.Add(ref bytes, w);
+                        int length;
+                        if (Vector128.LessThanAll(widest, Vector128.Create((ushort)0x800)))
+                        {
+                            length = EncodeTwoBytesAndPairsBlock(b0, default, h0, l0, ref shuffles, ref into);
+                            length += EncodeTwoBytesAndPairsBlock(b1, b0, h1, l1, ref shuffles, ref Unsafe.Add(ref into, length));
+                            length += EncodeTwoBytesAndPairsBlock(b2, b1, h2, l2, ref shuffles, ref Unsafe.Add(ref into, length));
+                            length += EncodeTwoBytesAndPairsBlock(b3, b2, h3, l3, ref shuffles, ref Unsafe.Add(ref into, length));
+                        }
+                        else
+                        {
+                            length = EncodeMixedBlock(b0, pairs: true, default, h0, l0, ref shuffles, ref into);
+                            length += EncodeMixedBlock(b1, pairs: true, b0, h1, l1, ref shuffles, ref Unsafe.Add(ref into, length));
+                            length += EncodeMixedBlock(b2, pairs: true, b1, h2, l2, ref shuffles, ref Unsafe.Add(ref into, length));
+                            length += EncodeMixedBlock(b3, pairs: true, b2, h3, l3, ref shuffles, ref Unsafe.Add(ref into, length));
+                        }
+
+                        w += length;
+                        i += GroupChars;
+                        continue;
+                    }
+                }
             }
 
-            // A block at a time: a group with surrogates or of chars all from U+0800 on, and the last blocks.
+            // A block at a time: a group with a surrogate that is not in a pair within it, or of chars all from U+0800
+            // on, and the last blocks.
             Vector128<ushort> block = Vector128.LoadUnsafe(ref chars, (nuint)i);
             if (IsAscii(block))
             {
@@ -404,7 +457,7 @@ internal static class Utf8Transcoder
                 {
                     w += Vector128.GreaterThanOrEqualAll(block, Vector128.Create((ushort)0x800))
                         ? EncodeThreeByteBlock(block, ref Unsafe.Add(ref bytes, w))
-                        : EncodeMixedBlock(block, pairs: false, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        : EncodeMixedBlock(block, pairs: false, default, default, default, ref shuffles, ref Unsafe.Add(ref bytes, w));
                     i += EightChars;
                     if (source.Length - i < EightChars || destination.Length - w < EightCharRoom)
                     {
@@ -451,7 +504,7 @@ internal static class Utf8Transcoder
 
             // Pairs among chars of any other width: 32-bit lanes. A cut pair's high surrogate took two bytes, which the
             // next block writes again with its low one.
-            int written = EncodeMixedBlock(block, pairs: true, highLanes, lowLanes, ref shuffles, ref Unsafe.Add(ref bytes, w));
+            int written = EncodeMixedBlock(block, pairs: true, default, highLanes, lowLanes, ref shuffles, ref Unsafe.Add(ref bytes, w));
             w += cut == 0 ? written : written - 2;
             i += cut == 0 ? EightChars : EightChars - 1;
         }
@@ -495,16 +548,23 @@ internal static class Utf8Transcoder
 
     // Writes a block of eight chars of any width as UTF-8 at destination, which has room for EightCharRoom bytes;
     // returns how many bytes it took. With pairs, its surrogates are in the lanes that highLanes and lowLanes set, each
-    // high one followed by its low one (in the block, or for the last lane in the next block's first char); without,
-    // it has none. Each char becomes a 32-bit lane holding its bytes in order, a pair's four two in each of its lanes:
-    // a lane's first two bytes from one vector of 16-bit lanes, its third (a three-byte char's last) from another,
-    // interleaved into two vectors of four lanes, each packed by a shuffle from the table indexed by its chars' codes.
+    // high one followed by its low one (in the block, or for the last lane in the next block's first char), and a low
+    // one in the first lane has its high one last in before, the block before it; without, it has none. Each char
+    // becomes a 32-bit lane holding its bytes in order, a pair's four two in each of its lanes: a lane's first two
+    // bytes from one vector of 16-bit lanes, its third (a three-byte char's last) from another, interleaved into two
+    // vectors of four lanes, each packed by a shuffle from the table indexed by its chars' codes.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeMixedBlock(
-        Vector128<ushort> block, bool pairs, Vector128<ushort> highLanes, Vector128<ushort> lowLanes, ref byte shuffles, ref byte destination)
+        Vector128<ushort> block,
+        bool pairs,
+        Vector128<ushort> before,
+        Vector128<ushort> highLanes,
+        Vector128<ushort> lowLanes,
+        ref byte shuffles,
+        ref byte destination)
     {
         Debug.Assert(
-            pairs ? AreInPairs(block, highLanes, lowLanes) : !HasSurrogate(block),
+            pairs ? AreInPairs(block, before, highLanes, lowLanes) : !HasSurrogate(block),
             "with pairs, the lanes are the block's surrogates, each low one after a high one; without, none");
         Vector128<ushort> sixBits = Vector128.Create((ushort)0x3F);
         Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
@@ -524,7 +584,7 @@ internal static class Utf8Transcoder
             // 0x10000): the high surrogate's lane takes 11110 and u's top three bits, then 10 and its next six; the low
             // one's takes 10, u's last two bits (the high surrogate's, before it) and its own top four, then 10 and its
             // last six. Both take two bytes, not three.
-            Vector128<ushort> previous = Sse2.ShiftLeftLogical128BitLane(block, sizeof(ushort));
+            Vector128<ushort> previous = Previous(block, before);
             Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
             first = Select(
                 highLanes,
@@ -554,14 +614,67 @@ internal static class Utf8Transcoder
     private static bool HasSurrogate(Vector128<ushort> block) =>
         Vector128.EqualsAny(block & Vector128.Create((ushort)0xF800), Vector128.Create((ushort)0xD800));
 
-    // Whether highLanes and lowLanes set the block's high and low surrogates, and each low one follows a high one (a
-    // high one in the last lane may have its low one in the next block).
-    private static bool AreInPairs(Vector128<ushort> block, Vector128<ushort> highLanes, Vector128<ushort> lowLanes)
+    // Whether highLanes and lowLanes set the block's high and low surrogates, and each low one follows a high one, in
+    // the block or last in before (a high one in the last lane may have its low one in the next block).
+    private static bool AreInPairs(Vector128<ushort> block, Vector128<ushort> before, Vector128<ushort> highLanes, Vector128<ushort> lowLanes)
     {
         Vector128<ushort> kind = block & Vector128.Create((ushort)0xFC00);
+        uint highBefore = char.IsHighSurrogate((char)before.GetElement(EightChars - 1)) ? 1u : 0u;
         return highLanes == Vector128.Equals(kind, Vector128.Create((ushort)0xD800))
             && lowLanes == Vector128.Equals(kind, Vector128.Create((ushort)0xDC00))
-            && ((highLanes.ExtractMostSignificantBits() << 1) & 0xFF) == lowLanes.ExtractMostSignificantBits();
+            && (((highLanes.ExtractMostSignificantBits() << 1) & 0xFF) | highBefore) == lowLanes.ExtractMostSignificantBits();
+    }
+
+    // The bytes by which before and the block, end to end, are shifted to give each char its predecessor: all of a
+    // 128-bit vector but one char.
+    private const byte PreviousLaneShift = 16 - sizeof(ushort);
+
+    // Each char's predecessor: the block's chars one lane on, the last char of before in the first lane.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<ushort> Previous(Vector128<ushort> block, Vector128<ushort> before) =>
+        Ssse3.AlignRight(block.AsByte(), before.AsByte(), PreviousLaneShift).AsUInt16();
+
+    // One bit per lane of four blocks' compare results (all ones or zero), block by block: bit 8k + j for lane j of
+    // the k-th block.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint LaneBits(Vector128<ushort> b0, Vector128<ushort> b1, Vector128<ushort> b2, Vector128<ushort> b3) =>
+        Sse2.PackSignedSaturate(b0.AsInt16(), b1.AsInt16()).ExtractMostSignificantBits()
+        | (Sse2.PackSignedSaturate(b2.AsInt16(), b3.AsInt16()).ExtractMostSignificantBits() << (2 * EightChars));
+
+    // Writes a block of eight chars below U+0800 and surrogate pairs as UTF-8 at destination, which has room for 16
+    // bytes; returns how many bytes it took. As the 512-bit EncodeTwoBytesAndPairsBlock, each char's 16-bit lane holds
+    // at most two bytes, a pair's four being two in each of its lanes, packed by a shuffle as EncodeTwoByteBlock's.
+    // high and low are the lanes of the high and low surrogates; every high one has its low one next (in the block, or
+    // first in the next), and every low one its high one before it (in the block, or last in before).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeTwoBytesAndPairsBlock(
+        Vector128<ushort> block, Vector128<ushort> before, Vector128<ushort> high, Vector128<ushort> low, ref byte shuffles, ref byte destination)
+    {
+        Debug.Assert(AreInPairs(block, before, high, low), "surrogates come in pairs only");
+        Debug.Assert(
+            Vector128.LessThanAll(Vector128.Min(block, block + Vector128.Create((ushort)0x2800)), Vector128.Create((ushort)0x800)),
+            "each char is below U+0800 or a surrogate");
+
+        // Two bytes for a char from U+0080 on, positive as a short below U+0800, and for a surrogate, negative.
+        Vector128<ushort> twoBytes = Vector128.GreaterThan(block.AsInt16(), Vector128.Create((short)0x7F)).AsUInt16() | high | low;
+
+        // In a high surrogate's lane, U's bits above its low ten (see the 512-bit EncodeTwoBytesAndPairsBlock).
+        Vector128<ushort> upper = (block & Vector128.Create((ushort)0x3FF)) + Vector128.Create((ushort)0x40);
+        Vector128<ushort> shifted = Vector128.ShiftRightLogical(block, 6);
+        Vector128<ushort> continuation = Vector128.Create((ushort)0x80);
+        Vector128<ushort> first = Select(
+            high,
+            Vector128.ShiftRightLogical(upper, 8) | Vector128.Create((ushort)0xF0),
+            Select(
+                low,
+                Vector128.ShiftLeft(Previous(block, before) & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
+                Select(twoBytes, shifted | Vector128.Create((ushort)0xC0), block)));
+        Vector128<ushort> second = (Select(high, Vector128.ShiftRightLogical(upper, 2), block) & Vector128.Create((ushort)0x3F)) | continuation;
+        Vector128<byte> lanes = (first | Vector128.ShiftLeft(second, 8)).AsByte();
+        uint mask = twoBytes.ExtractMostSignificantBits();
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(mask * (uint)Vector128<byte>.Count));
+        Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
+        return EightChars + BitOperations.PopCount(mask);
     }
 
     // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32
