@@ -20,9 +20,9 @@ namespace JsonStringify.Internals;
 /// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
 /// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800, or their surrogates are all in pairs among them), each packed by byte shuffles, pairs among
-/// them and pairs that a block's end cuts included, and a block with a surrogate without its other half char by char
-/// (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
+/// them are below U+0800, where none is a surrogate, or where their surrogates are all in pairs among them), each
+/// packed by byte shuffles, pairs among them and pairs that a block's end cuts included, and a block with a surrogate
+/// without its other half char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -352,8 +352,8 @@ internal static class Utf8Transcoder
                 // Surrogates, all of them in pairs within the group (emoji in text): its four blocks in turn, each
                 // seeing the one before it, so that a pair two blocks share is encoded in place. Below U+0800 apart
                 // from the pairs (emoji among Latin or Cyrillic), in 16-bit lanes as a block of two-byte chars is;
-                // with chars from U+0800 on, in 32-bit lanes. In a loop rather than one block after another, which
-                // would compile each encoder four times: a third more time to compile the method, for a few percent.
+                // with chars from U+0800 on, in 32-bit lanes. In a loop, so that each encoder is compiled into this
+                // method once, not four times: the method is compiled at its first call, which waits for it.
                 if (Vector128.LessThanAny(fromSurrogates, Vector128.Create((ushort)0x800)) && destination.Length - w >= MixedGroupRoom)
                 {
                     Vector128<ushort> kinds = Vector128.Create((ushort)0xFC00);
