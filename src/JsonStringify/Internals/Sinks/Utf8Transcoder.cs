@@ -22,7 +22,8 @@ namespace JsonStringify.Internals;
 /// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
 /// them are below U+0800, where none is a surrogate, or where their surrogates are all in pairs among them), each
 /// packed by byte shuffles, pairs among them and pairs that a block's end cuts included, and a block with a surrogate
-/// without its other half char by char (EncodeEightCharBlocks). Without either, all of the text goes through <see cref="Utf8.FromUtf16"/>.
+/// without its other half char by char (EncodeEightCharBlocks). Without either, all of the text goes through
+/// <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
 {
