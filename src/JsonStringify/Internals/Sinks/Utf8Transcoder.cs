@@ -375,10 +375,9 @@ internal static class Utf8Transcoder
                     if (groupHigh << 1 == groupLow && (int)groupHigh >= 0)
                     {
                         asciiBlocks = 0;
-                        Vector128<ushort> pairsBelow = Vector128.Create((ushort)0x2800);
                         Vector128<ushort> widest = Vector128.Max(
-                            Vector128.Max(Vector128.Min(b0, b0 + pairsBelow), Vector128.Min(b1, b1 + pairsBelow)),
-                            Vector128.Max(Vector128.Min(b2, b2 + pairsBelow), Vector128.Min(b3, b3 + pairsBelow)));
+                            Vector128.Max(SurrogatesBelowU0800(b0), SurrogatesBelowU0800(b1)),
+                            Vector128.Max(SurrogatesBelowU0800(b2), SurrogatesBelowU0800(b3)));
                         bool belowU0800 = Vector128.LessThanAll(widest, Vector128.Create((ushort)0x800));
                         Vector128<ushort> before = default;
                         for (int k = 0; k < GroupChars; k += EightChars)
@@ -525,12 +524,26 @@ internal static class Utf8Transcoder
         Vector128<ushort> encoded = Vector128.ShiftRightLogical(block, 6)
             | Vector128.ShiftLeft(block & Vector128.Create((ushort)0x3F), 8)
             | Vector128.Create((ushort)0x80C0);
-        Vector128<byte> lanes = Select(twoBytes.AsUInt16(), encoded, block).AsByte();
+        return StoreTwoByteLanes(Select(twoBytes.AsUInt16(), encoded, block).AsByte(), twoBytes.AsUInt16(), ref shuffles, ref destination);
+    }
+
+    // The 128-bit blocks' two-byte store: each 16-bit lane's first byte, then its second where twoBytes is set, packed
+    // in order at destination by a shuffle from the table; returns how many bytes it took.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int StoreTwoByteLanes(Vector128<byte> lanes, Vector128<ushort> twoBytes, ref byte shuffles, ref byte destination)
+    {
         uint mask = twoBytes.ExtractMostSignificantBits();
         Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(mask * (uint)Vector128<byte>.Count));
         Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
         return EightChars + BitOperations.PopCount(mask);
     }
+
+    // Each char as it is, but a surrogate (0xD800 to 0xDFFF) moved below 0x800: plus 0x2800 it wraps to below 0x800,
+    // and every other char from U+0800 on stays at or above it. So a block whose values are all below 0x800 holds
+    // chars below U+0800 and surrogates only.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<ushort> SurrogatesBelowU0800(Vector128<ushort> block) =>
+        Vector128.Min(block, block + Vector128.Create((ushort)0x2800));
 
     // The lanes of ifTrue where mask is set, of ifFalse elsewhere; mask's lanes are all ones or all zeros (a compare's
     // result). One blend where SSE4.1 is there: the JIT writes ConditionalSelect as three logical operations.
@@ -640,7 +653,7 @@ internal static class Utf8Transcoder
 
     // Writes a block of eight chars below U+0800 and surrogate pairs as UTF-8 at destination, which has room for 16
     // bytes; returns how many bytes it took. As the 512-bit EncodeTwoBytesAndPairsBlock, each char's 16-bit lane holds
-    // at most two bytes, a pair's four being two in each of its lanes, packed by a shuffle as EncodeTwoByteBlock's.
+    // at most two bytes, a pair's four being two in each of its lanes, stored as EncodeTwoByteBlock's.
     // high and low are the lanes of the high and low surrogates; every high one has its low one next (in the block, or
     // first in the next), and every low one its high one before it (in the block, or last in before).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -649,8 +662,7 @@ internal static class Utf8Transcoder
     {
         Debug.Assert(AreInPairs(block, before, high, low), "surrogates come in pairs only");
         Debug.Assert(
-            Vector128.LessThanAll(Vector128.Min(block, block + Vector128.Create((ushort)0x2800)), Vector128.Create((ushort)0x800)),
-            "each char is below U+0800 or a surrogate");
+            Vector128.LessThanAll(SurrogatesBelowU0800(block), Vector128.Create((ushort)0x800)), "each char is below U+0800 or a surrogate");
 
         // Two bytes for a char from U+0080 on, positive as a short below U+0800, and for a surrogate, negative.
         Vector128<ushort> twoBytes = Vector128.GreaterThan(block.AsInt16(), Vector128.Create((short)0x7F)).AsUInt16() | high | low;
@@ -667,11 +679,7 @@ internal static class Utf8Transcoder
                 Vector128.ShiftLeft(Previous(block, before) & Vector128.Create((ushort)3), 4) | (shifted & Vector128.Create((ushort)0xF)) | continuation,
                 Select(twoBytes, shifted | Vector128.Create((ushort)0xC0), block)));
         Vector128<ushort> second = (Select(high, Vector128.ShiftRightLogical(upper, 2), block) & Vector128.Create((ushort)0x3F)) | continuation;
-        Vector128<byte> lanes = (first | Vector128.ShiftLeft(second, 8)).AsByte();
-        uint mask = twoBytes.ExtractMostSignificantBits();
-        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref shuffles, (nuint)(mask * (uint)Vector128<byte>.Count));
-        Ssse3.Shuffle(lanes, shuffle).StoreUnsafe(ref destination);
-        return EightChars + BitOperations.PopCount(mask);
+        return StoreTwoByteLanes((first | Vector128.ShiftLeft(second, 8)).AsByte(), twoBytes, ref shuffles, ref destination);
     }
 
     // Writes eight chars from U+0800 on, none of them a surrogate, as UTF-8 at destination, which has room for 32
