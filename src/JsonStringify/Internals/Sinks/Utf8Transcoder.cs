@@ -155,12 +155,10 @@ internal static class Utf8Transcoder
                         int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
                         w += half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
                     }
-                    else if (Vector512.LessThanAll(
-                        Vector512.Min(block, block + Vector512.Create((ushort)0x2800)), Vector512.Create((ushort)0x800)))
+                    else if (Vector512.LessThanAll(SurrogatesBelowU0800(block), Vector512.Create((ushort)0x800)))
                     {
                         // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two
-                        // bytes at most, a pair's four being two in each of its lanes. (A surrogate, 0xD800 to 0xDFFF,
-                        // plus 0x2800 wraps to below 0x800; every other char from U+0800 on stays at or above it.)
+                        // bytes at most, a pair's four being two in each of its lanes.
                         w += EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref bytes, w));
                     }
                     else
@@ -544,6 +542,11 @@ internal static class Utf8Transcoder
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector128<ushort> SurrogatesBelowU0800(Vector128<ushort> block) =>
         Vector128.Min(block, block + Vector128.Create((ushort)0x2800));
+
+    // SurrogatesBelowU0800 for a 512-bit block.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector512<ushort> SurrogatesBelowU0800(Vector512<ushort> block) =>
+        Vector512.Min(block, block + Vector512.Create((ushort)0x2800));
 
     // The lanes of ifTrue where mask is set, of ifFalse elsewhere; mask's lanes are all ones or all zeros (a compare's
     // result). One blend where SSE4.1 is there: the JIT writes ConditionalSelect as three logical operations.
