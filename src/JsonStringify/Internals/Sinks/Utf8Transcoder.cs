@@ -81,17 +81,15 @@ internal static class Utf8Transcoder
         // ASCII at the runtime's own speed: all of it, for most output. So the SSSE3 path's block loop, a large method
         // compiled when it is first called, is compiled only once the output has such a char, never for ASCII output.
         OperationStatus ascii = OperationStatus.Done;
-        int narrowed;
         if (Ssse3.IsSupported)
         {
-            ascii = Ascii.FromUtf16(source, destination, out narrowed);
+            ascii = NarrowAscii(source, destination, ref i, ref w);
             if (ascii == OperationStatus.Done)
             {
-                read = written = narrowed;
+                read = i;
+                written = w;
                 return OperationStatus.Done;
             }
-
-            i = w = narrowed;
         }
 
         if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
@@ -113,9 +111,7 @@ internal static class Utf8Transcoder
                     if (++asciiBlocks == AsciiBlocksToNarrow)
                     {
                         asciiBlocks = 0;
-                        ascii = Ascii.FromUtf16(source[i..], destination[w..], out narrowed);
-                        i += narrowed;
-                        w += narrowed;
+                        ascii = NarrowAscii(source, destination, ref i, ref w);
                     }
 
                     continue;
@@ -183,6 +179,18 @@ internal static class Utf8Transcoder
         read = i + restRead;
         written = w + restWritten;
         return rest;
+    }
+
+    // The text from i on handed to the runtime's narrowing, which goes as far as it is ASCII and there is room; i and w
+    // move past what it narrowed. InvalidData when it stopped at a char that is not ASCII, so that the caller's loop
+    // goes on from there; otherwise the text or the room has run out.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static OperationStatus NarrowAscii(ReadOnlySpan<char> source, Span<byte> destination, ref int i, ref int w)
+    {
+        OperationStatus status = Ascii.FromUtf16(source[i..], destination[w..], out int narrowed);
+        i += narrowed;
+        w += narrowed;
+        return status;
     }
 
     // Chars per block where the 512-bit instructions are missing: one 128-bit vector.
@@ -282,7 +290,6 @@ internal static class Utf8Transcoder
         int i = start;
         int w = start;
         int asciiBlocks = 0;
-        int narrowed;
         while (source.Length - i >= EightChars && destination.Length - w >= EightCharRoom)
         {
             if (source.Length - i >= GroupChars && destination.Length - w >= GroupRoom)
@@ -304,13 +311,10 @@ internal static class Utf8Transcoder
                     if (asciiBlocks >= AsciiEightCharBlocksToNarrow)
                     {
                         asciiBlocks = 0;
-                        if (Ascii.FromUtf16(source[i..], destination[w..], out narrowed) != OperationStatus.InvalidData)
+                        if (NarrowAscii(source, destination, ref i, ref w) != OperationStatus.InvalidData)
                         {
-                            return (i + narrowed, w + narrowed);
+                            return (i, w);
                         }
-
-                        i += narrowed;
-                        w += narrowed;
                     }
 
                     continue;
@@ -421,13 +425,10 @@ internal static class Utf8Transcoder
                 if (++asciiBlocks >= AsciiEightCharBlocksToNarrow)
                 {
                     asciiBlocks = 0;
-                    if (Ascii.FromUtf16(source[i..], destination[w..], out narrowed) != OperationStatus.InvalidData)
+                    if (NarrowAscii(source, destination, ref i, ref w) != OperationStatus.InvalidData)
                     {
-                        return (i + narrowed, w + narrowed);
+                        return (i, w);
                     }
-
-                    i += narrowed;
-                    w += narrowed;
                 }
 
                 continue;
