@@ -27,8 +27,8 @@ namespace JsonStringify.Benchmarks;
 public static class AbRunner
 {
     public const string Usage = """
-        --ab jint|string|<path of another JsonStringify.dll> [--seconds S] [--string] [--space N] [--compact] [--collect]
-            [--public] [--read-floor] [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
+        --ab jint|string|<path of another JsonStringify.dll> [--seconds S] [--passes N] [--string] [--space N] [--compact]
+            [--collect] [--public] [--read-floor] [--walk-floor] [--v8 live[:PATH]|FILE] [documents]
           This build against Jint's serializer, against its own string result ("string": this build's UTF-8 against
           its string, with the same options), or against another build of JsonStringify, in alternating batches of
           10 calls in one process: each side's best call per document, their ratio (this build ÷ the other) and the
@@ -36,7 +36,10 @@ public static class AbRunner
           "built:<name>" for the document rebuilt in script by assignment (testdata/rebuild.js), or "file:<path>" for
           any JSON file, such as one of your own; by default the wider corpus, the classic three, then four built
           documents, in that order. --seconds is the timed part of each document (2; half as long again goes first,
-          untimed, and a round of two batches per side is never cut short), --string measures the string result
+          untimed, and a round of two batches per side is never cut short), --passes measures the whole list N times
+          (1 to 10; 1 by default), each document made afresh in each pass, and gives each side's best call over the
+          passes: a slow spell of the machine (seconds in which every serializer on it runs slower) then decides a row
+          only where it comes back in every pass. --string measures the string result
           instead of UTF-8 into a reused ArrayBufferWriter, --space indents (0 to 10), and --compact runs one forced
           compacting collection after each document is made, so that its objects lie in the order they were made,
           without the garbage of JSON.parse between them. --collect runs
@@ -75,6 +78,10 @@ public static class AbRunner
     // Calls per turn: enough that a turn outlasts the timer's resolution many times over on the smallest documents
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
+
+    // The most passes over the list (--passes): ten passes of the default list take about ten minutes a second of
+    // --seconds.
+    private const int MaxPasses = 10;
 
     private static readonly JsString s_toJson = new("toJSON");
 
@@ -124,7 +131,7 @@ public static class AbRunner
         }
 
         Console.WriteLine($"Side by side: this build against {otherLabel}, {options.Seconds.ToString(CultureInfo.InvariantCulture)} s "
-            + $"timed per document, batches of {Batch} calls, "
+            + $"timed per document{(options.Passes > 1 ? $" in each of {options.Passes} passes (best call over the passes)" : "")}, batches of {Batch} calls, "
             + $"output {(options.StringResult ? "string" : "UTF-8 into a reused ArrayBufferWriter")}, "
             + $"space {options.Space}, {(options.Compact ? "each document compacted after it is made" : "no collection forced")}, "
             + $"{(options.CollectBetweenBatches ? "a generation-0 collection before every batch, " : "")}"
@@ -171,9 +178,35 @@ public static class AbRunner
         Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide
             : options.WalkFloor ? (engine, _) => WalkFloor.Side(engine)
             : OursSide(options.StringResult, options.PublicReader);
-        foreach (string document in options.Documents)
+        // Each side's best call per document (by its place in the list) over the passes so far; a row is printed once
+        // its last pass is measured.
+        var bests = new (double Other, double Ours, double? V8)[options.Documents.Count];
+        for (int pass = 1; pass <= options.Passes; pass++)
         {
-            (double otherBest, double oursBest, double? v8Best) = Measure(document, makeOther, makeOurs, v8Live, options);
+            for (int d = 0; d < options.Documents.Count; d++)
+            {
+                string document = options.Documents[d];
+                (double other, double ours, double? v8Pass) = Measure(document, makeOther, makeOurs, v8Live, options);
+                if (pass > 1)
+                {
+                    (double Other, double Ours, double? V8) before = bests[d];
+                    (other, ours) = (Math.Min(other, before.Other), Math.Min(ours, before.Ours));
+                    v8Pass = v8Pass is null ? before.V8 : Math.Min(v8Pass.Value, before.V8 ?? double.MaxValue);
+                }
+
+                bests[d] = (other, ours, v8Pass);
+                if (pass < options.Passes)
+                {
+                    Console.Error.WriteLine($"pass {pass} of {options.Passes}: {document}");
+                    continue;
+                }
+
+                WriteRow(document, other, ours, v8Pass);
+            }
+        }
+
+        void WriteRow(string document, double otherBest, double oursBest, double? v8Best)
+        {
             double ratio = oursBest / otherBest;
             ratios.Add((document, ratio));
             if (v8 is not null && v8.Best.TryGetValue(document, out double fromFile))
@@ -250,8 +283,16 @@ public static class AbRunner
                     options.Space = space;
                     i++;
                     break;
+                case "--passes" when i + 1 < args.Length
+                    && int.TryParse(args[i + 1], NumberStyles.None, CultureInfo.InvariantCulture, out int passes) && passes is >= 1 and <= MaxPasses:
+                    options.Passes = passes;
+                    i++;
+                    break;
                 case "--seconds":
                     error = "--seconds takes a time in seconds over 0.";
+                    return false;
+                case "--passes":
+                    error = $"--passes takes a whole number from 1 to {MaxPasses}.";
                     return false;
                 case "--space":
                     error = "--space takes a whole number from 0 to 10.";
@@ -561,6 +602,8 @@ public static class AbRunner
         public string Other { get; } = other;
 
         public double Seconds { get; set; } = 2;
+
+        public int Passes { get; set; } = 1;
 
         public bool StringResult { get; set; }
 
