@@ -79,7 +79,7 @@ public static class AbRunner
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
 
-    // The most passes over the list (--passes): a pass of the default list takes about 40 s for each second of
+    // The most passes over the list (--passes): a pass of the default list takes about 60 s for each second of
     // --seconds, 75 s with --v8 live (the documents' untimed parts, and V8's time, included).
     private const int MaxPasses = 10;
 
