@@ -83,6 +83,10 @@ public static class AbRunner
     // --seconds, 75 s with --v8 live (the documents' untimed parts, and V8's time, included).
     private const int MaxPasses = 10;
 
+    // Where V8's best call goes in a document's bests, after the other side's (0) and this build's (1), the indexes
+    // Alternate fills.
+    private const int V8Best = 2;
+
     private static readonly JsString s_toJson = new("toJSON");
 
     private static readonly string[] s_built = ["built:corpus/joblist", "built:citm_catalog", "built:twitter", "built:corpus/events"];
@@ -178,30 +182,23 @@ public static class AbRunner
         Func<Engine, JsValue, Func<JsValue, long>> makeOurs = options.ReadFloor ? ReadFloorSide
             : options.WalkFloor ? (engine, _) => WalkFloor.Side(engine)
             : OursSide(options.StringResult, options.PublicReader);
-        // Each side's best call per document (by its place in the list) over the passes so far; a row is printed once
-        // its last pass is measured.
-        var bests = new (double Other, double Ours, double? V8)[options.Documents.Count];
+        // Each side's best call per document (by its place in the list) over the passes so far, which each pass's
+        // Measure lowers; a row is printed once its last pass is measured.
+        double[][] bests = [.. options.Documents.Select(_ => new[] { double.MaxValue, double.MaxValue, double.MaxValue })];
         for (int pass = 1; pass <= options.Passes; pass++)
         {
             for (int d = 0; d < options.Documents.Count; d++)
             {
                 string document = options.Documents[d];
-                (double other, double ours, double? v8Pass) = Measure(document, makeOther, makeOurs, v8Live, options);
-                if (pass > 1)
-                {
-                    (double Other, double Ours, double? V8) before = bests[d];
-                    (other, ours) = (Math.Min(other, before.Other), Math.Min(ours, before.Ours));
-                    v8Pass = v8Pass is null ? before.V8 : Math.Min(v8Pass.Value, before.V8 ?? double.MaxValue);
-                }
-
-                bests[d] = (other, ours, v8Pass);
+                double[] best = bests[d];
+                Measure(document, makeOther, makeOurs, v8Live, options, best);
                 if (pass < options.Passes)
                 {
                     Console.Error.WriteLine($"pass {pass} of {options.Passes}: {document} measured");
                     continue;
                 }
 
-                WriteRow(document, other, ours, v8Pass);
+                WriteRow(document, best[0], best[1], best[V8Best] == double.MaxValue ? null : best[V8Best]);
             }
         }
 
@@ -389,13 +386,15 @@ public static class AbRunner
     private static string WithoutBuiltPrefix(string name) =>
         name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? name[BuiltPrefix.Length..] : name;
 
-    // Each side's best call on the document, V8's only when it takes part (v8 not null, and the document not built).
-    private static (double Other, double Ours, double? V8) Measure(
+    // Measures the document once and lowers best to each side's best call in it where that is lower: the other side's
+    // at 0, this build's at 1, V8's at V8Best, V8's only when it takes part (v8 not null, and the document not built).
+    private static void Measure(
         string document,
         Func<Engine, JsValue, Func<JsValue, long>> makeOther,
         Func<Engine, JsValue, Func<JsValue, long>> makeOurs,
         V8Process? v8,
-        Options options)
+        Options options,
+        double[] best)
     {
         using var engine = new Engine();
         JsValue value = document.StartsWith(FilePrefix, StringComparison.Ordinal)
@@ -443,8 +442,6 @@ public static class AbRunner
 
         // V8 runs alone in its process while this one waits, and then this one's sides while V8 waits, in slices of the
         // document's time, V8 going first in every other slice.
-        double[] best = [double.MaxValue, double.MaxValue];
-        double v8Best = double.MaxValue;
         Alternate(sides, value, best, options.Seconds / 2, timed: false, options.CollectBetweenBatches);
         if (withV8)
         {
@@ -466,9 +463,7 @@ public static class AbRunner
             }
         }
 
-        return (best[0], best[1], withV8 ? v8Best : null);
-
-        void RunV8Slice() => v8Best = Math.Min(v8Best, v8!.Run(options.Seconds / V8Slices, timed: true));
+        void RunV8Slice() => best[V8Best] = Math.Min(best[V8Best], v8!.Run(options.Seconds / V8Slices, timed: true));
     }
 
     // Rounds of one batch per side, the side that goes first swapping from round to round, until the time is spent;
