@@ -13,15 +13,25 @@ namespace JsonStringify.Benchmarks;
 public static class PairedRunner
 {
     public const string Usage = """
-        --paired [--filter] [glob...]
+        --paired [--apart] [--filter] [glob...]
           Jint and JsonStringify in alternating ~200 ms batches in this process, 11 rounds per scenario, printing the
-          median ratio and its range as a Markdown table (progress goes to stderr). A glob selects the scenarios as
-          BenchmarkDotNet's --filter does: * is any run of characters, ? is one, case is ignored, and it is matched
-          against each side's BenchmarkDotNet name (JsonStringify.Benchmarks.SmallDocumentBenchmarks.Ours) and the
-          scenario's name in the table (small: event). No glob runs every scenario; a glob that matches none is an
-          error (exit code 1). Example: dotnet run -c Release -- --paired '*Small*' '*canada*'
+          median ratio and its range as a Markdown table (progress goes to stderr). --apart runs each side in a
+          process of its own, the two still taking turns batch by batch: each side's garbage is then collected in
+          its own process, where in one process a collection made due by both sides' allocations falls in whichever
+          side's batch is running (which moves the rounds of scenarios that build large trees, such as ToJsonNode's).
+          A glob selects the scenarios as BenchmarkDotNet's --filter does: * is any run of characters, ? is one, case
+          is ignored, and it is matched against each side's BenchmarkDotNet name
+          (JsonStringify.Benchmarks.SmallDocumentBenchmarks.Ours) and the scenario's name in the table (small: event).
+          No glob runs every scenario; a glob that matches none is an error (exit code 1).
+          Example: dotnet run -c Release -- --paired --apart '*geojson*ToJsonNode vs JsonNode.Parse(ours)*'
         """;
 
+    /// <summary>The first argument of a side's process under <c>--paired --apart</c> (see <see cref="RunChild"/>).</summary>
+    public const string ChildArgument = "--paired-child";
+
+    private const string ApartOption = "--apart";
+    private const string BuiltinSide = "builtin";
+    private const string OursSide = "ours";
     private const int Rounds = 11;
     private static readonly TimeSpan s_batch = TimeSpan.FromMilliseconds(200);
     private static readonly TimeSpan s_warmUp = TimeSpan.FromMilliseconds(500);
@@ -35,7 +45,8 @@ public static class PairedRunner
             return 0;
         }
 
-        string[] globs = [.. args.Where(a => a != "--filter")];
+        bool apart = args.Contains(ApartOption);
+        string[] globs = [.. args.Where(a => a != "--filter" && a != ApartOption)];
         Regex[] filters = [.. globs.Select(Glob)];
         Scenario[] all = [.. Scenarios()];
         Scenario[] selected = [.. all.Where(s => filters.Length == 0 || s.Names.Append(s.Name).Any(n => filters.Any(f => f.IsMatch(n))))];
@@ -52,6 +63,7 @@ public static class PairedRunner
         }
 
         Console.WriteLine($"Paired runs: {Rounds} rounds of alternating ~{s_batch.TotalMilliseconds:F0} ms batches per scenario, "
+            + $"{(apart ? "each side in a process of its own" : "both sides in one process")}, "
             + $".NET {Environment.Version}, {Environment.ProcessorCount} cores.");
         Console.WriteLine();
         Console.WriteLine("| scenario | Jint 4.18.0 | JsonStringify | ratio (median) | ratio (range over rounds) |");
@@ -59,8 +71,40 @@ public static class PairedRunner
         for (int i = 0; i < selected.Length; i++)
         {
             Console.Error.WriteLine($"scenario {i + 1} of {selected.Length}: {selected[i].Name}");
-            using Pair pair = selected[i].Create();
-            Measure(selected[i].Name, pair);
+            if (apart)
+            {
+                using var builtin = SideProcess.Start(selected[i].Name, BuiltinSide);
+                using var ours = SideProcess.Start(selected[i].Name, OursSide);
+                Measure(selected[i].Name, builtin.Time, ours.Time);
+            }
+            else
+            {
+                using Pair pair = selected[i].Create();
+                Measure(selected[i].Name, budget => Time(pair.Builtin, budget), budget => Time(pair.Ours, budget));
+            }
+        }
+
+        return 0;
+    }
+
+    /// <summary>
+    /// A side's process under <c>--paired --apart</c>: <c>--paired-child scenario builtin|ours</c>. It sets the
+    /// scenario up, says <c>ready</c>, and then, for each line <c>run MILLISECONDS</c> on its input, calls its side
+    /// for that long and answers with the seconds per call; it ends when its input does.
+    /// </summary>
+    public static int RunChild(string[] args)
+    {
+        string name = args[0];
+        string side = args[1];
+        Scenario scenario = Scenarios().Single(s => s.Name == name);
+        using Pair pair = scenario.Create();
+        Action call = side == OursSide ? pair.Ours : pair.Builtin;
+        Console.WriteLine("ready");
+        while (Console.ReadLine() is string line)
+        {
+            double milliseconds = double.Parse(line["run ".Length..], CultureInfo.InvariantCulture);
+            double perCall = Time(call, TimeSpan.FromMilliseconds(milliseconds));
+            Console.WriteLine(perCall.ToString("R", CultureInfo.InvariantCulture));
         }
 
         return 0;
@@ -71,10 +115,12 @@ public static class PairedRunner
         new("^" + Regex.Escape(pattern).Replace(@"\*", ".*", StringComparison.Ordinal).Replace(@"\?", ".", StringComparison.Ordinal) + "$",
             RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
 
-    private static void Measure(string name, Pair pair)
+    // Each side is a function that calls it for a budget and gives the seconds per call, in this process or in the
+    // side's own.
+    private static void Measure(string name, Func<TimeSpan, double> timeBuiltin, Func<TimeSpan, double> timeOurs)
     {
-        Time(pair.Builtin, s_warmUp);
-        Time(pair.Ours, s_warmUp);
+        timeBuiltin(s_warmUp);
+        timeOurs(s_warmUp);
         var ours = new double[Rounds];
         var builtin = new double[Rounds];
         var ratios = new double[Rounds];
@@ -83,13 +129,13 @@ public static class PairedRunner
             // Alternate which side goes first, so that neither always follows the other's garbage.
             if (round % 2 == 0)
             {
-                builtin[round] = Time(pair.Builtin, s_batch);
-                ours[round] = Time(pair.Ours, s_batch);
+                builtin[round] = timeBuiltin(s_batch);
+                ours[round] = timeOurs(s_batch);
             }
             else
             {
-                ours[round] = Time(pair.Ours, s_batch);
-                builtin[round] = Time(pair.Builtin, s_batch);
+                ours[round] = timeOurs(s_batch);
+                builtin[round] = timeBuiltin(s_batch);
             }
 
             ratios[round] = ours[round] / builtin[round];
@@ -266,5 +312,64 @@ public static class PairedRunner
         }
 
         public void Dispose() => owner.Dispose();
+    }
+
+    /// <summary>One side of a scenario in a process of its own, started from this runner (see <see cref="RunChild"/>).</summary>
+    private sealed class SideProcess : IDisposable
+    {
+        private readonly Process _process;
+        private readonly string _description;
+
+        private SideProcess(Process process, string description)
+        {
+            _process = process;
+            _description = description;
+        }
+
+        public static SideProcess Start(string scenario, string side)
+        {
+            string host = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
+            var start = new ProcessStartInfo(host) { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
+            if (Path.GetFileNameWithoutExtension(host) == "dotnet")
+            {
+                start.ArgumentList.Add(typeof(PairedRunner).Assembly.Location);
+            }
+
+            foreach (string argument in (string[])[ChildArgument, scenario, side])
+            {
+                start.ArgumentList.Add(argument);
+            }
+
+            var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
+            var child = new SideProcess(process, $"the {side} process of '{scenario}'");
+            string? first = process.StandardOutput.ReadLine();
+            if (first != "ready")
+            {
+                child.Dispose();
+                throw new InvalidOperationException($"{child._description} did not start (it said '{first}').");
+            }
+
+            return child;
+        }
+
+        // Seconds per call over a batch of the budget's length, run in the side's process.
+        public double Time(TimeSpan budget)
+        {
+            _process.StandardInput.WriteLine(string.Create(CultureInfo.InvariantCulture, $"run {budget.TotalMilliseconds:R}"));
+            _process.StandardInput.Flush();
+            string answer = _process.StandardOutput.ReadLine() ?? throw new InvalidOperationException($"{_description} ended.");
+            return double.Parse(answer, CultureInfo.InvariantCulture);
+        }
+
+        public void Dispose()
+        {
+            _process.StandardInput.Close();
+            if (!_process.WaitForExit(TimeSpan.FromSeconds(30)))
+            {
+                _process.Kill(entireProcessTree: true);
+            }
+
+            _process.Dispose();
+        }
     }
 }

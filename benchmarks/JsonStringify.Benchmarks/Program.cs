@@ -1,8 +1,9 @@
 using BenchmarkDotNet.Running;
 using JsonStringify.Benchmarks;
 
-// --paired [glob...] measures both sides in alternating batches in this process (see PairedRunner). Otherwise, with no
-// arguments the default BenchmarkDotNet suite runs without prompting; arguments pass through to BenchmarkDotNet.
+// --paired [--apart] [glob...] measures both sides in alternating batches, in this process or each in its own (see
+// PairedRunner). Otherwise, with no arguments the default BenchmarkDotNet suite runs without prompting; arguments pass
+// through to BenchmarkDotNet.
 // --warmup [names] and --late-shape [first:second,...] measure each side in fresh processes, --alternate [names] both
 // sides taking turns in fresh processes (see WarmupRunner). --memory-phases [name] times a document beside a memory
 // latency control, batch after batch (see MemoryPhaseRunner). --cpu-cost [names] prints what UTF-8 and string calls
@@ -23,6 +24,11 @@ if (CpuCostRunner.Handles(args))
 {
     CpuCostRunner.Run(args);
     return 0;
+}
+
+if (args.Length > 0 && args[0] == PairedRunner.ChildArgument)
+{
+    return PairedRunner.RunChild(args[1..]);
 }
 
 if (args.Length > 0 && args[0] == "--paired")
