@@ -62,6 +62,7 @@ public static class AbRunner
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
 
+    // A corpus document rebuilt in script by assignment (testdata/rebuild.js).
     private const string BuiltPrefix = "built:";
 
     // A document read from a JSON file anywhere, by its path.
@@ -366,7 +367,7 @@ public static class AbRunner
     // "file:"), or null when there is none.
     private static string? CanonicalName(string name)
     {
-        if (name.StartsWith(FilePrefix, StringComparison.Ordinal))
+        if (IsFile(name))
         {
             string path = name[FilePrefix.Length..];
             return File.Exists(path) ? FilePrefix + Path.GetFullPath(path) : null;
@@ -375,7 +376,7 @@ public static class AbRunner
         try
         {
             string canonical = Corpus.Name(Corpus.Find(WithoutBuiltPrefix(name)));
-            return name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? BuiltPrefix + canonical : canonical;
+            return IsBuilt(name) ? BuiltPrefix + canonical : canonical;
         }
         catch (ArgumentException)
         {
@@ -383,8 +384,11 @@ public static class AbRunner
         }
     }
 
-    private static string WithoutBuiltPrefix(string name) =>
-        name.StartsWith(BuiltPrefix, StringComparison.Ordinal) ? name[BuiltPrefix.Length..] : name;
+    private static bool IsBuilt(string name) => name.StartsWith(BuiltPrefix, StringComparison.Ordinal);
+
+    private static bool IsFile(string name) => name.StartsWith(FilePrefix, StringComparison.Ordinal);
+
+    private static string WithoutBuiltPrefix(string name) => IsBuilt(name) ? name[BuiltPrefix.Length..] : name;
 
     // Measures the document once and lowers best to each side's best call in it where that is lower: the other side's
     // at 0, this build's at 1, V8's at V8Best, V8's only when it takes part (v8 not null, and the document not built).
@@ -397,10 +401,10 @@ public static class AbRunner
         double[] best)
     {
         using var engine = new Engine();
-        JsValue value = document.StartsWith(FilePrefix, StringComparison.Ordinal)
+        JsValue value = IsFile(document)
             ? Corpus.Parse(engine, File.ReadAllText(document[FilePrefix.Length..]))
             : Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
-        if (document.StartsWith(BuiltPrefix, StringComparison.Ordinal))
+        if (IsBuilt(document))
         {
             value = Corpus.Rebuild(engine, value, "assigned");
         }
@@ -429,8 +433,7 @@ public static class AbRunner
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
 
-        bool withV8 = v8 is not null && !document.StartsWith(BuiltPrefix, StringComparison.Ordinal)
-            && !document.StartsWith(FilePrefix, StringComparison.Ordinal);
+        bool withV8 = v8 is not null && !IsBuilt(document) && !IsFile(document);
         if (withV8)
         {
             long v8Length = v8!.Load(document, options.Space, options.StringResult);

@@ -328,19 +328,7 @@ public static class PairedRunner
 
         public static SideProcess Start(string scenario, string side)
         {
-            string host = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
-            var start = new ProcessStartInfo(host) { RedirectStandardInput = true, RedirectStandardOutput = true, UseShellExecute = false };
-            if (Path.GetFileNameWithoutExtension(host) == "dotnet")
-            {
-                start.ArgumentList.Add(typeof(PairedRunner).Assembly.Location);
-            }
-
-            foreach (string argument in (string[])[ChildArgument, scenario, side])
-            {
-                start.ArgumentList.Add(argument);
-            }
-
-            var process = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
+            Process process = RunnerProcess.Start([ChildArgument, scenario, side], redirectInput: true);
             var child = new SideProcess(process, $"the {side} process of '{scenario}'");
             string? first = process.StandardOutput.ReadLine();
             if (first != "ready")

@@ -215,24 +215,8 @@ public static class WarmupRunner
 
     private static Dictionary<string, double> Launch(string mode, string side, string output, string scenario, string? trace)
     {
-        string host = Environment.ProcessPath ?? throw new InvalidOperationException("The path of this process is unknown.");
-        var start = new ProcessStartInfo(host) { RedirectStandardOutput = true, RedirectStandardError = true, UseShellExecute = false };
-        if (Path.GetFileNameWithoutExtension(host) == "dotnet")
-        {
-            start.ArgumentList.Add(typeof(WarmupRunner).Assembly.Location);
-        }
-
-        foreach (string argument in (string[])[ChildArgument, mode, side, output, scenario])
-        {
-            start.ArgumentList.Add(argument);
-        }
-
-        if (trace is not null)
-        {
-            start.ArgumentList.Add(trace);
-        }
-
-        using Process child = Process.Start(start) ?? throw new InvalidOperationException($"Could not start {host}.");
+        string[] arguments = [ChildArgument, mode, side, output, scenario];
+        using Process child = RunnerProcess.Start(trace is null ? arguments : [.. arguments, trace], redirectError: true);
         Task<string> error = child.StandardError.ReadToEndAsync();
         string text = child.StandardOutput.ReadToEnd();
         child.WaitForExit();
