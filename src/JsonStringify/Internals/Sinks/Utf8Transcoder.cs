@@ -58,6 +58,15 @@ internal static class Utf8Transcoder
             (ushort)0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30);
     }
 
+    // The last lane of a block, all its bits set, and its bit in a mask of a block's lanes.
+    private static Vector512<ushort> LastLane
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector512.Create(0UL, 0, 0, 0, 0, 0, 0, 0xFFFF_0000_0000_0000).AsUInt16();
+    }
+
+    private const ulong LastLaneBit = 1UL << (BlockLength - 1);
+
     // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the entry of ByLength that keeps no
     // byte.
     private const uint LowSurrogateMark = 0x4000_0000;
@@ -118,22 +127,34 @@ internal static class Utf8Transcoder
                 }
 
                 asciiBlocks = 0;
+
+                // The chars this block encodes: all of them, or all but a high surrogate at the end.
+                int take = BlockLength;
                 if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
                 {
                     w += EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
                 }
                 else
                 {
-                    // Three-byte chars (CJK, most symbols) or surrogates. A surrogate without its other half (U+FFFD),
-                    // or a high surrogate last in the block, whose pair the next block holds: the runtime's transcoder
-                    // takes the block, and stops before a high surrogate at its end (NeedMoreData), which the next
-                    // block then starts with.
+                    // Three-byte chars (CJK, most symbols) or surrogates.
                     Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
                     Vector512<ushort> highLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
                     Vector512<ushort> lowLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
                     ulong high = highLanes.ExtractMostSignificantBits();
                     ulong low = lowLanes.ExtractMostSignificantBits();
+                    if ((high & LastLaneBit) != 0)
+                    {
+                        // A high surrogate last, whose other half starts the next block: this block stops before it,
+                        // which the next block then starts with. Its lane becomes NUL, one byte and the last that the
+                        // block writes (the compress keeps the lanes' order), which the next block writes over.
+                        block = Vector512.AndNot(block, LastLane);
+                        highLanes = Vector512.AndNot(highLanes, LastLane);
+                        high &= ~LastLaneBit;
+                        take = BlockLength - 1;
+                    }
+
                     // Pairs only: every high surrogate has a low one next, and every low one a high one before it.
+                    // Otherwise a surrogate without its other half (U+FFFD): the runtime's transcoder takes the block.
                     if (high != low >> 1 || (low & 1) != 0)
                     {
                         OperationStatus status = Utf8.FromUtf16(
@@ -145,17 +166,24 @@ internal static class Utf8Transcoder
                         continue;
                     }
 
-                    if (high == 0)
+                    int encoded;
+                    if (high == 0 && Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
+                    {
+                        // Chars below U+0800 before the high surrogate left for the next block.
+                        Debug.Assert(take < BlockLength, "a whole block below U+0800 was encoded above");
+                        encoded = EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
+                    }
+                    else if (high == 0)
                     {
                         // Three-byte chars and no pairs: the block in two halves.
                         int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
-                        w += half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
+                        encoded = half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
                     }
                     else if (Vector512.LessThanAll(SurrogatesBelowU0800(block), Vector512.Create((ushort)0x800)))
                     {
                         // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two
                         // bytes at most, a pair's four being two in each of its lanes.
-                        w += EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref bytes, w));
+                        encoded = EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref bytes, w));
                     }
                     else
                     {
@@ -163,11 +191,14 @@ internal static class Utf8Transcoder
                         // the last lane's being a char no pair needs (the checks above put no high surrogate there).
                         Vector512<ushort> next = Vector512.Shuffle(block, NextLane);
                         int half = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref bytes, w));
-                        w += half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
+                        encoded = half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
                     }
+
+                    // Less the NUL byte of a block that stops before its last char.
+                    w += encoded - (BlockLength - take);
                 }
 
-                i += BlockLength;
+                i += take;
             }
         }
         else if (ascii == OperationStatus.InvalidData)
