@@ -144,9 +144,10 @@ internal static class Utf8Transcoder
                     ulong low = lowLanes.ExtractMostSignificantBits();
                     if ((high & LastLaneBit) != 0)
                     {
-                        // A high surrogate last, whose other half starts the next block: this block stops before it,
-                        // which the next block then starts with. Its lane becomes NUL, one byte and the last that the
-                        // block writes (the compress keeps the lanes' order), which the next block writes over.
+                        // A high surrogate last, whose low one (if any) comes after the block: the block stops
+                        // before it, and the next block starts with it. Its lane becomes NUL: one byte, the last the
+                        // block writes (the compress keeps the lanes' order), which w leaves out so that the next block
+                        // writes over it.
                         block = Vector512.AndNot(block, LastLane);
                         highLanes = Vector512.AndNot(highLanes, LastLane);
                         high &= ~LastLaneBit;
