@@ -188,6 +188,32 @@ public class Utf8TranscoderTests
         }
     }
 
+    [Theory]
+    [MemberData(nameof(Seeds))]
+    public void ReadsNothingPastTheText(int seed)
+    {
+        // Texts of every length around a block's, each the start of a longer array whose next chars would change the
+        // bytes if they were read: a low surrogate after a text that ends in a high one (which must wait for the next
+        // text, not pair with it), and chars of every width otherwise.
+        var random = new Random(seed);
+        for (int length = 1; length <= 100; length++)
+        {
+            char[] array = new char[length + 40];
+            for (int k = 0; k < array.Length; k++)
+            {
+                array[k] = s_alphabet[random.Next(s_alphabet.Length)];
+            }
+
+            if (random.Next(2) == 0)
+            {
+                array[length - 1] = '\uD83D';
+                array[length] = '\uDE00';
+            }
+
+            AssertSame(array, length, (length * 3) + 64);
+        }
+    }
+
     [Fact]
     public void ATextOfTwoByteCharsIsTwoBytesEach()
     {
@@ -204,8 +230,12 @@ public class Utf8TranscoderTests
 
     private const byte Guard = 0xA5;
 
-    private static void AssertSame(char[] text, int room)
+    private static void AssertSame(char[] text, int room) => AssertSame(text, text.Length, room);
+
+    // The first `length` chars of `array` against the runtime's transcoder.
+    private static void AssertSame(char[] array, int length, int room)
     {
+        ReadOnlySpan<char> text = array.AsSpan(0, length);
         byte[] expected = new byte[room];
 
         // The room, then guard bytes that no store may reach.

@@ -16,13 +16,14 @@ namespace JsonStringify.Internals;
 /// ASCII on, the text goes in blocks of <see cref="BlockLength"/> chars, each encoded at once with a compress
 /// instruction (AVX-512 VBMI2): every char's bytes are laid out in a lane of their own, and the compress packs the
 /// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic), with or without surrogate
-/// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two. A block with a surrogate that is
-/// not half of a pair in it and the few chars at the end go through <see cref="Utf8.FromUtf16"/>; after eight ASCII
-/// blocks in a row, the narrowing takes over again. Where those instructions (and AVX-512 CD's leading-zero count) are
-/// missing but SSSE3 is there, blocks of eight chars go the same way in 128-bit vectors (four at a time where all of
-/// them are below U+0800, where none is a surrogate, or where their surrogates are all in pairs among them), each
-/// packed by byte shuffles, pairs among them and pairs that a block's end cuts included, and a block with a surrogate
-/// without its other half char by char (EncodeEightCharBlocks). Without either, all of the text goes through
+/// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two; the text's last chars, fewer than
+/// a block, are a block whose other lanes are NUL. A block with a surrogate that is not half of a pair in it goes
+/// through <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the narrowing takes over again. Where those
+/// instructions (and AVX-512 CD's leading-zero count) are missing but SSSE3 is there, blocks of eight chars go the same
+/// way in 128-bit vectors (four at a time where all of them are below U+0800, where none is a surrogate, or where their
+/// surrogates are all in pairs among them), each packed by byte shuffles, pairs among them and pairs that a block's end
+/// cuts included, a block with a surrogate without its other half char by char, and the last chars, fewer than eight,
+/// through <see cref="Utf8.FromUtf16"/> (EncodeEightCharBlocks). Without either, all of the text goes through
 /// <see cref="Utf8.FromUtf16"/>.
 /// </summary>
 internal static class Utf8Transcoder
@@ -107,16 +108,35 @@ internal static class Utf8Transcoder
             ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
             ref byte bytes = ref MemoryMarshal.GetReference(destination);
 
+            // The blocks end before a high surrogate that ends the text: its low one may start the next text. (The
+            // narrowing stopped at a char that is not ASCII or at the room's end, so there is text left.)
+            Debug.Assert(i < source.Length, "the narrowing left text");
+            int end = char.IsHighSurrogate(source[^1]) ? source.Length - 1 : source.Length;
+
             // Whole ASCII blocks in a row since the last char that is not ASCII.
             int asciiBlocks = 0;
-            while (ascii == OperationStatus.InvalidData && source.Length - i >= BlockLength && destination.Length - w >= BlockRoom)
+            while (ascii == OperationStatus.InvalidData && i < end && destination.Length - w >= BlockRoom)
             {
-                Vector512<ushort> block = Vector512.LoadUnsafe(ref chars, (nuint)i);
+                // The text's chars in this block: all its lanes, or at the text's end the first few, the others NUL.
+                // A NUL lane writes one byte, after the bytes of the lanes before it (the compress keeps their order),
+                // which w leaves out, so that the next write goes over it.
+                int count = end - i;
+                Vector512<ushort> block;
+                if (count >= BlockLength)
+                {
+                    count = BlockLength;
+                    block = Vector512.LoadUnsafe(ref chars, (nuint)i);
+                }
+                else
+                {
+                    block = LoadFirstLanes(ref Unsafe.Add(ref chars, i), count);
+                }
+
                 if ((block & Vector512.Create((ushort)0xFF80)) == Vector512<ushort>.Zero)
                 {
                     Avx512BW.ConvertToVector256Byte(block).StoreUnsafe(ref Unsafe.Add(ref bytes, w));
-                    i += BlockLength;
-                    w += BlockLength;
+                    i += count;
+                    w += count;
                     if (++asciiBlocks == AsciiBlocksToNarrow)
                     {
                         asciiBlocks = 0;
@@ -128,11 +148,11 @@ internal static class Utf8Transcoder
 
                 asciiBlocks = 0;
 
-                // The chars this block encodes: all of them, or all but a high surrogate at the end.
-                int take = BlockLength;
+                // The chars this block encodes: all of the text's, or all but a high surrogate at the end.
+                int take = count;
                 if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
                 {
-                    w += EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
+                    w += EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w)) - (BlockLength - count);
                 }
                 else
                 {
@@ -158,8 +178,10 @@ internal static class Utf8Transcoder
                     // Otherwise a surrogate without its other half (U+FFFD): the runtime's transcoder takes the block.
                     if (high != low >> 1 || (low & 1) != 0)
                     {
+                        // The block's chars, and a high surrogate left out of the last block: then the transcoder
+                        // stops before it, having read the block.
                         OperationStatus status = Utf8.FromUtf16(
-                            source.Slice(i, BlockLength), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
+                            source.Slice(i, Math.Min(BlockLength, source.Length - i)), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
                         Debug.Assert(status != OperationStatus.DestinationTooSmall, "the room holds three bytes per char");
                         Debug.Assert(blockRead > 0, "a block moves on");
                         i += blockRead;
@@ -211,6 +233,19 @@ internal static class Utf8Transcoder
         read = i + restRead;
         written = w + restWritten;
         return rest;
+    }
+
+    // The first count chars of a block at chars, the other lanes NUL. A masked load: nothing past those chars is read,
+    // so the text's last chars make a block without reading past its end.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static unsafe Vector512<ushort> LoadFirstLanes(ref ushort chars, int count)
+    {
+        Debug.Assert(count is > 0 and < BlockLength, "a block with fewer chars than lanes");
+        Vector512<ushort> lanes = Vector512.LessThan(Vector512<ushort>.Indices, Vector512.Create((ushort)count));
+        fixed (ushort* first = &chars)
+        {
+            return Avx512BW.MaskLoad(first, lanes, Vector512<ushort>.Zero);
+        }
     }
 
     // The text from i on handed to the runtime's narrowing, which goes as far as it is ASCII and there is room; i and w
