@@ -150,6 +150,40 @@ public class SinkTests
             Check(longer.Insert(at, "\n"));
         }
 
+        // A char that is not ASCII, then an escape or an unpaired surrogate after it: each kind of char that is not
+        // ASCII first, each kind of escape right after it, a slice's length on or at the end, among ASCII letters and
+        // among Cyrillic.
+        string[] notAscii = ["\u00e9", "\u20ac", "\ud83d\ude00"];
+        string[] escapes = ["\"", "\n", "\ud800", "\udfff"];
+        foreach (string first in notAscii)
+        {
+            foreach (string escape in escapes)
+            {
+                foreach ((int at, int escapeAt) in new[] { (0, 1), (0, 700), (5, 1400), (681, 682), (700, 1499), (1000, 1001) })
+                {
+                    string text = new('a', 1500);
+                    Check(text.Insert(escapeAt, escape).Insert(at, first));
+                    Check(text.Insert(escapeAt, escape).Insert(at, first).Replace('a', '\u0416'));
+                }
+            }
+        }
+
+        // Long strings of chars that are not ASCII, with a pair, an escape or an unpaired surrogate around 16,384 chars
+        // and twice that, and runs of such chars of every length around 64 between escapes.
+        string cyrillic = new('\u0416', 40_000);
+        Check(cyrillic);
+        foreach (int at in new[] { 16_382, 16_383, 16_384, 32_766, 32_767 })
+        {
+            Check(cyrillic.Insert(at, "\ud83d\ude00"));
+            Check(cyrillic.Insert(at, "\n"));
+            Check(cyrillic.Insert(at, "\ud800"));
+        }
+
+        foreach (int run in new[] { 1, 62, 63, 64, 65, 200 })
+        {
+            Check(string.Concat(Enumerable.Repeat(new string('\u0416', run) + "\n", 4000 / run)));
+        }
+
         // Several escapes in one block, and a char that is not ASCII right after escapes in the same block.
         Check(string.Concat(Enumerable.Repeat("a\"b\\c\nd\u0001", 200)));
         Check(string.Concat(Enumerable.Repeat("\n\n\"x\u00e9\"\n", 200)));

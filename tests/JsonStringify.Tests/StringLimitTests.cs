@@ -133,18 +133,36 @@ public class StringLimitTests
         const int Limit = 5_004;
         using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { MaxLength = Limit });
         var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = Limit });
+
+        // The limit counts chars, not bytes: strings of chars that are not ASCII, alone and after ASCII, take as much
+        // of it as their length.
         engine.Execute("var fits = ['x'.repeat(5000)], over = ['x'.repeat(5001)], overAfter = ['x'.repeat(4000), 'y'.repeat(1000)];");
+        engine.Execute("var fitsCyrillic = ['\u0416'.repeat(5000)], overCyrillic = ['\u0416'.repeat(5001)];");
+        engine.Execute("var fitsMixed = ['x'.repeat(2000) + '\u0416'.repeat(3000)], overMixed = ['x'.repeat(2000) + '\u0416'.repeat(3001)];");
+        engine.Execute("var overAfterCyrillic = ['x'.repeat(4000), '\u0416'.repeat(1000)];");
         foreach (Way way in Enum.GetValues<Way>())
         {
-            string fits = Outcome(engine, serializer, way, engine.GetValue("fits"), JsValue.Undefined, "fits");
-            Assert.True(fits is "(written)" || fits.Length == Limit, $"{way}: {fits[..Math.Min(40, fits.Length)]}");
-            Assert.Equal(RangeError, Outcome(engine, serializer, way, engine.GetValue("over"), JsValue.Undefined, "over"));
-            Assert.Equal(RangeError, Outcome(engine, serializer, way, engine.GetValue("overAfter"), JsValue.Undefined, "overAfter"));
+            foreach (string name in new[] { "fits", "fitsCyrillic", "fitsMixed" })
+            {
+                string fits = Outcome(engine, serializer, way, engine.GetValue(name), JsValue.Undefined, name);
+                Assert.True(fits is "(written)" || fits.Length == Limit, $"{way}, {name}: {fits[..Math.Min(40, fits.Length)]}");
+            }
+
+            foreach (string name in new[] { "over", "overAfter", "overCyrillic", "overMixed", "overAfterCyrillic" })
+            {
+                Assert.Equal(RangeError, Outcome(engine, serializer, way, engine.GetValue(name), JsValue.Undefined, name));
+            }
         }
 
         var written = new StringWriter();
         Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("['x'.repeat(1000000)]"), JsValue.Undefined, JsValue.Undefined, written));
         Assert.InRange(written.GetStringBuilder().Length, 0, Limit + 4096);
+
+        // Nor does a buffer writer get the whole of a string that is not ASCII: no more than the limit and a buffer,
+        // in bytes of up to three a char.
+        var bytes = new ArrayBufferWriter<byte>();
+        Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("['\u0416'.repeat(1000000)]"), JsValue.Undefined, JsValue.Undefined, bytes));
+        Assert.InRange(bytes.WrittenCount, 0, 3 * (Limit + 4096));
     }
 
     // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its shortest
