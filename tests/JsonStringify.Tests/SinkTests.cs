@@ -110,8 +110,8 @@ public class SinkTests
         }
     }
 
-    // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII up to the
-    // first char of a slice that is not ASCII, and the rest of that slice through the chars and the transcoder. Around
+    // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII up to a char
+    // that is not ASCII, and from there through the chars and the transcoder until the next 32 chars are ASCII. Around
     // one and two slices, with each kind of char that needs escaping or is not ASCII near the cuts, text before and
     // after it in the writer's buffer, and strings that are mostly not ASCII.
     [Theory]
@@ -169,7 +169,7 @@ public class SinkTests
         }
 
         // Long strings of chars that are not ASCII, with a pair, an escape or an unpaired surrogate around 16,384 chars
-        // and twice that, and runs of such chars of every length around 64 between escapes.
+        // and twice that, and runs of such chars of several lengths between escapes.
         string cyrillic = new('\u0416', 40_000);
         Check(cyrillic);
         foreach (int at in new[] { 16_382, 16_383, 16_384, 32_766, 32_767 })
@@ -182,6 +182,14 @@ public class SinkTests
         foreach (int run in new[] { 1, 62, 63, 64, 65, 200 })
         {
             Check(string.Concat(Enumerable.Repeat(new string('\u0416', run) + "\n", 4000 / run)));
+        }
+
+        // ASCII stretches of every length around the 32 chars that take a string back into the sink as ASCII, between
+        // chars that are not ASCII (one, or a pair) and escapes.
+        foreach (int stretch in new[] { 30, 31, 32, 33, 34, 100 })
+        {
+            Check(string.Concat(Enumerable.Repeat("\u00e9" + new string('a', stretch), 3000 / stretch)));
+            Check(string.Concat(Enumerable.Repeat("\ud83d\ude00" + new string('a', stretch - 1) + "\n", 3000 / stretch)));
         }
 
         // Several escapes in one block, and a char that is not ASCII right after escapes in the same block.

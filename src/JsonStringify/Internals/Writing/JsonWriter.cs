@@ -2,6 +2,7 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
+using System.Text;
 
 namespace JsonStringify.Internals;
 
@@ -29,6 +30,10 @@ internal sealed partial class JsonWriter
 
     // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the sink directly.
     private const int MaxBufferedText = BufferLength / 2;
+
+    // How many ASCII chars in a row take a long string straight into a UTF-8 sink (see StartsWithAscii): one 512-bit
+    // vector's worth.
+    private const int AsciiLookahead = 32;
 
     // A long string's slice into chars goes into the buffer it is in while this much room is left, escaped.
     private const int MinCharSliceRoom = 64 * JsonConstants.MaxEscapedCharLength;
@@ -729,9 +734,10 @@ internal sealed partial class JsonWriter
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
     // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
-    // ASCII (UTF-8), the slices go straight in as escaped ASCII (WriteAsciiSlices), and only the rest of a slice from
-    // its first char that is not ASCII goes through the chars and the sink's transcoder. Into chars, a string that
-    // needs no escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
+    // ASCII (UTF-8), a stretch of ASCII goes straight in as escaped ASCII (WriteAsciiSlices), and the text from a char
+    // that is not ASCII through the chars and the sink's transcoder, until the next chars are all ASCII again. Into
+    // chars, a string that needs no escaping and fits within the limit goes to the sink whole, uncopied
+    // (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
@@ -747,46 +753,40 @@ internal sealed partial class JsonWriter
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            if (ascii)
+            if (ascii && StartsWithAscii(rest))
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
-                // (the opening quote, or an escaped slice, which never ends in half a pair).
+                // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at the
+                // next char that is not ASCII, which the next pass writes through the chars.
                 Flush();
-                rest = WriteAsciiSlices(rest, out int restOfSlice);
-                if (restOfSlice != 0)
-                {
-                    // The rest of that slice, in the char buffer's slices (and at least two chars, so that a slice
-                    // never stops between the two halves of a pair and always moves on).
-                    int take = SliceLength(rest, Math.Max(2, Math.Min(restOfSlice, MaxInlineString)));
-                    _pos += StringEscaper.Escape(rest[..take], Reserve(take * JsonConstants.MaxEscapedCharLength));
-                    rest = rest[take..];
-                }
+                int before = rest.Length;
+                rest = WriteAsciiSlices(rest);
+                Debug.Assert(rest.Length < before || IsOverLimit, "the slices start with ASCII, so they move on");
+                continue;
             }
-            else
-            {
-                // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink
-                // nearly full (a string sink keeps it as a chunk of the result); when the room is short, the next
-                // buffer's.
-                if (_buffer.Length - _pos < MinCharSliceRoom)
-                {
-                    Flush();
-                }
 
-                int take = SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
-                _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
-                rest = rest[take..];
+            // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink nearly
+            // full (a string sink keeps it as a chunk of the result, a UTF-8 sink transcodes it in one call); when the
+            // room is short, the next buffer's.
+            if (_buffer.Length - _pos < MinCharSliceRoom)
+            {
+                Flush();
             }
+
+            int take = SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
+            _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
+            rest = rest[take..];
         }
 
         WriteChar('"');
     }
 
     // Slices of a long string straight into a sink that takes ASCII (UTF-8) as escaped ASCII, until the string ends,
-    // the output is past the limit, or a slice has a char that is not ASCII: then what is left of that slice
-    // (restOfSlice chars, from that char on) is the caller's to write through the chars. Tiered like the rest of the
-    // writer, so that its optimised code inlines EscapeAscii, which code compiled at the first call does not.
+    // the output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the
+    // caller's to write through the chars. Tiered like the rest of the writer, so that its optimised code inlines
+    // EscapeAscii, which code compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest, out int restOfSlice)
+    private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
     {
         TextSink sink = _sink!;
         while (!rest.IsEmpty && !IsOverLimit)
@@ -801,14 +801,18 @@ internal sealed partial class JsonWriter
             rest = rest[consumed..];
             if (consumed < take)
             {
-                restOfSlice = take - consumed;
                 return rest;
             }
         }
 
-        restOfSlice = 0;
         return rest;
     }
+
+    // Whether a long string's next chars go straight into a UTF-8 sink as escaped ASCII: the next AsciiLookahead (or
+    // all that are left) are ASCII. Text that is mostly not ASCII, whose ASCII comes in short stretches (spaces,
+    // punctuation), stays in the char buffer's slices, which the sink transcodes a buffer at a time.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool StartsWithAscii(ReadOnlySpan<char> rest) => Ascii.IsValid(rest[..Math.Min(rest.Length, AsciiLookahead)]);
 
     // The length of the next slice of a long string: at most maxLength chars, one fewer where the slice would end
     // between the two halves of a surrogate pair.
