@@ -126,7 +126,7 @@ public class StringLimitTests
     // A long string that needs no escaping goes to the sink whole only where it fits within MaxLength: one that makes
     // the text exactly the limit is written, one char more is a RangeError, as for strings copied in slices, and every
     // way agrees. A longer one goes in slices and stops at the limit: a text writer gets no more than the limit and a
-    // buffer (4K chars), not the whole string.
+    // buffer (4K chars), not the whole string, and a UTF-8 buffer writer no more than that in bytes.
     [Fact]
     public void MaxLengthHoldsForLongStringsWrittenWhole()
     {

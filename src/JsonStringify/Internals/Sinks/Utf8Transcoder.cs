@@ -150,9 +150,10 @@ internal static class Utf8Transcoder
 
                 // The chars this block encodes: all of the text's, or all but a high surrogate at the end.
                 int take = count;
+                int encoded;
                 if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
                 {
-                    w += EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w)) - (BlockLength - count);
+                    encoded = EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
                 }
                 else
                 {
@@ -189,7 +190,6 @@ internal static class Utf8Transcoder
                         continue;
                     }
 
-                    int encoded;
                     if (high == 0 && Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
                     {
                         // Chars below U+0800 before the high surrogate left for the next block.
@@ -216,11 +216,11 @@ internal static class Utf8Transcoder
                         int half = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref bytes, w));
                         encoded = half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
                     }
-
-                    // Less the NUL byte of a block that stops before its last char.
-                    w += encoded - (BlockLength - take);
                 }
 
+                // Less the bytes of the NUL lanes: those past the text's end, and that of a high surrogate left for the
+                // next block.
+                w += encoded - (BlockLength - take);
                 i += take;
             }
         }
