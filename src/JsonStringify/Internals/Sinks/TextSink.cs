@@ -12,11 +12,10 @@ internal abstract class TextSink
     public long Length { get; protected set; }
 
     /// <summary>
-    /// Whether the sink takes ASCII that the writer makes itself (a long string, escaped) as bytes straight into its
-    /// destination, past the char buffer (<see cref="GetAsciiSpan"/>, <see cref="AdvanceAscii"/>): a UTF-8 sink does,
-    /// since ASCII is its own UTF-8.
+    /// Whether the sink takes UTF-8 that the writer makes itself (a long string, escaped) straight into its
+    /// destination, past the char buffer (<see cref="GetUtf8Span"/>, <see cref="AdvanceUtf8"/>): a UTF-8 sink does.
     /// </summary>
-    public virtual bool TakesAscii => false;
+    public virtual bool TakesUtf8 => false;
 
     public void Write(ReadOnlySpan<char> chars)
     {
@@ -67,14 +66,15 @@ internal abstract class TextSink
     }
 
     /// <summary>
-    /// Room for <paramref name="count"/> bytes of ASCII straight into the destination; only where
-    /// <see cref="TakesAscii"/>. The writer flushes its chars first, so that nothing comes out of order.
+    /// Room for <paramref name="sizeHint"/> bytes of UTF-8 straight into the destination, or at least
+    /// <paramref name="minimum"/> (what the writer needs to move on); only where <see cref="TakesUtf8"/>. The writer
+    /// flushes its chars first, so that nothing comes out of order, and never cuts a surrogate pair between spans.
     /// </summary>
-    public virtual Span<byte> GetAsciiSpan(int count) => throw new NotSupportedException("This sink takes chars only.");
+    public virtual Span<byte> GetUtf8Span(int sizeHint, int minimum) => throw new NotSupportedException("This sink takes chars only.");
 
-    /// <summary>The first <paramref name="count"/> bytes of the last ASCII span are written: as many chars of
-    /// output.</summary>
-    public virtual void AdvanceAscii(int count) => throw new NotSupportedException("This sink takes chars only.");
+    /// <summary>The first <paramref name="bytes"/> bytes of the last UTF-8 span are written: <paramref name="chars"/>
+    /// chars of output.</summary>
+    public virtual void AdvanceUtf8(int bytes, int chars) => throw new NotSupportedException("This sink takes chars only.");
 
     /// <summary>Drops the destination and any rented buffer, whether or not the walk succeeded.</summary>
     public virtual void Release() => Length = 0;

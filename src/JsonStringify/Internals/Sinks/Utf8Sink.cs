@@ -15,9 +15,6 @@ internal abstract class Utf8Sink : TextSink
     // The longest UTF-8 sequence: a code point past U+FFFF, which is a surrogate pair in UTF-16.
     private const int MaxBytesPerRune = 4;
 
-    // The least room with which a slice of escaped ASCII moves on: two chars, escaped.
-    private const int AsciiProgressRoom = 2 * JsonConstants.MaxEscapedCharLength;
-
     // The room the transcoder asks for: three bytes per char at most (four per pair, which is two chars), between a
     // few code points' worth and 64 KB.
     private const int MinTranscodeRoom = 16;
@@ -26,7 +23,7 @@ internal abstract class Utf8Sink : TextSink
     // The high surrogate that ended the last span, waiting for the next span's first char; '\0' when there is none.
     private char _pendingHigh;
 
-    public sealed override bool TakesAscii => true;
+    public sealed override bool TakesUtf8 => true;
 
     public override void Complete()
     {
@@ -46,17 +43,17 @@ internal abstract class Utf8Sink : TextSink
 
     // Past the transcoder: it must hold no half of a surrogate pair then, so that nothing comes out of order. The
     // writer flushes its chars first, and they never end in a high surrogate.
-    public sealed override Span<byte> GetAsciiSpan(int count)
+    public sealed override Span<byte> GetUtf8Span(int sizeHint, int minimum)
     {
         Debug.Assert(_pendingHigh == '\0', "no half of a pair waits in the transcoder");
-        // Room for two escaped chars is enough to move on: a slice is never cut inside a surrogate pair.
-        return Room(count, Math.Min(count, AsciiProgressRoom));
+        return Room(sizeHint, minimum);
     }
 
-    public sealed override void AdvanceAscii(int count)
+    public sealed override void AdvanceUtf8(int bytes, int chars)
     {
-        Advance(count);
-        Length += count;
+        Debug.Assert(chars <= bytes && bytes <= 3 * chars, "UTF-8 takes one to three bytes a char");
+        Advance(bytes);
+        Length += chars;
     }
 
     /// <summary>

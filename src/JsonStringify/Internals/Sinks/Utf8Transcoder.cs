@@ -24,27 +24,28 @@ namespace JsonStringify.Internals;
 /// surrogates are all in pairs among them), each packed by byte shuffles, pairs among them and pairs that a block's end
 /// cuts included, a block with a surrogate without its other half char by char, and the last chars, fewer than eight,
 /// through <see cref="Utf8.FromUtf16"/> (EncodeEightCharBlocks). Without either, all of the text goes through
-/// <see cref="Utf8.FromUtf16"/>.
+/// <see cref="Utf8.FromUtf16"/>. The 512-bit block encoders also serve the writer's escaper of long strings
+/// (<see cref="StringEscaper.EscapeUtf8"/>), which encodes as it escapes.
 /// </summary>
 internal static class Utf8Transcoder
 {
     // Chars per block: one 512-bit vector.
-    private const int BlockLength = 32;
+    internal const int BlockLength = 32;
 
     // The room a block needs: as far as the stores of a block encoded at once reach (the second half of a block starts
     // up to 49 bytes in, after 15 three-byte chars and a pair that ends in it, and stores 64), which is more than the
     // most a block becomes (three bytes per char; a surrogate pair is four bytes for two chars).
-    private const int BlockRoom = 4 * BlockLength;
+    internal const int BlockRoom = 4 * BlockLength;
 
     // ASCII blocks in a row, after a char that is not ASCII, at which the runtime's narrowing takes the text again: a
     // run that long is likely to go on. The runs between a document's strings that are not ASCII are mostly shorter,
     // and a call to the narrowing for each of those costs more than the block loop's narrowing.
-    private const int AsciiBlocksToNarrow = 8;
+    internal const int AsciiBlocksToNarrow = 8;
 
     // For a block's lanes, the lane after each (the last lane's own for itself): the successor of every char. A
     // constant the JIT embeds in the code once the property is inlined, which FromUtf16, compiled without a profile,
     // does only when told to.
-    private static Vector512<ushort> NextLane
+    internal static Vector512<ushort> NextLane
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => Vector512.Create(
@@ -71,6 +72,10 @@ internal static class Utf8Transcoder
     // Set in a low surrogate's lane for EncodeHalf: its one leading zero picks the entry of ByLength that keeps no
     // byte.
     private const uint LowSurrogateMark = 0x4000_0000;
+
+    /// <summary>Whether the blocks of <see cref="BlockLength"/> chars, encoded at once, are there (AVX-512 VBMI2 and
+    /// CD).</summary>
+    internal static bool HasWideBlocks => Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated;
 
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
@@ -102,7 +107,7 @@ internal static class Utf8Transcoder
             }
         }
 
-        if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
+        if (HasWideBlocks)
         {
             Debug.Assert(Ssse3.IsSupported, "the 512-bit instructions come with SSSE3, so the ASCII before them was taken");
             ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
@@ -235,16 +240,16 @@ internal static class Utf8Transcoder
         return rest;
     }
 
-    // The first count chars of a block at chars, the other lanes NUL. A masked load: nothing past those chars is read,
-    // so the text's last chars make a block without reading past its end.
+    // The first count chars of a block at chars, the other lanes filler (NUL for the transcoder). A masked load:
+    // nothing past those chars is read, so the text's last chars make a block without reading past its end.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static unsafe Vector512<ushort> LoadFirstLanes(ref ushort chars, int count)
+    internal static unsafe Vector512<ushort> LoadFirstLanes(ref ushort chars, int count, ushort filler = 0)
     {
         Debug.Assert(count is > 0 and < BlockLength, "a block with fewer chars than lanes");
         Vector512<ushort> lanes = Vector512.LessThan(Vector512<ushort>.Indices, Vector512.Create((ushort)count));
         fixed (ushort* first = &chars)
         {
-            return Avx512BW.MaskLoad(first, lanes, Vector512<ushort>.Zero);
+            return Avx512BW.MaskLoad(first, lanes, Vector512.Create(filler));
         }
     }
 
@@ -613,7 +618,7 @@ internal static class Utf8Transcoder
 
     // SurrogatesBelowU0800 for a 512-bit block.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static Vector512<ushort> SurrogatesBelowU0800(Vector512<ushort> block) =>
+    internal static Vector512<ushort> SurrogatesBelowU0800(Vector512<ushort> block) =>
         Vector512.Min(block, block + Vector512.Create((ushort)0x2800));
 
     // The lanes of ifTrue where mask is set, of ifFalse elsewhere; mask's lanes are all ones or all zeros (a compare's
@@ -780,7 +785,7 @@ internal static class Utf8Transcoder
     // bytes it took. Each char becomes a 16-bit lane holding its lead byte and its continuation byte (110xxxxx
     // 10xxxxxx), or its ASCII byte and a byte to drop.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeTwoByteBlock(Vector512<ushort> block, ref byte destination)
+    internal static int EncodeTwoByteBlock(Vector512<ushort> block, ref byte destination)
     {
         Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
         Vector512<ushort> lead = Vector512.ConditionalSelect(
@@ -797,7 +802,7 @@ internal static class Utf8Transcoder
     // surrogate's lane (10, the next six bits, two of them from the high surrogate, then 10 and the last six). high and
     // low are the lanes of the high and low surrogates (all ones or zero).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, Vector512<ushort> high, Vector512<ushort> low, ref byte destination)
+    internal static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, Vector512<ushort> high, Vector512<ushort> low, ref byte destination)
     {
         Debug.Assert(
             high.ExtractMostSignificantBits() == low.ExtractMostSignificantBits() >> 1 && (low.ExtractMostSignificantBits() & 1) == 0,
@@ -829,7 +834,7 @@ internal static class Utf8Transcoder
     // The two-byte blocks' store: each 16-bit lane's first byte, then its second where notAscii is set (a lane of an
     // ASCII char has one byte), packed in order at destination by the compress; returns how many bytes it took.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int StoreTwoByteLanes(Vector512<ushort> first, Vector512<ushort> second, Vector512<ushort> notAscii, ref byte destination)
+    internal static int StoreTwoByteLanes(Vector512<ushort> first, Vector512<ushort> second, Vector512<ushort> notAscii, ref byte destination)
     {
         Vector512<byte> lanes = (first | Vector512.ShiftLeft(second, 8)).AsByte();
         Vector512<byte> kept = (notAscii | Vector512.Create((ushort)0x00FF)).AsByte();
@@ -848,7 +853,7 @@ internal static class Utf8Transcoder
     // depend on the length, which ByLength gives by the code point's leading zeros. The compress keeps each lane's last
     // length bytes, in order.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
+    internal static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
     {
         Vector512<uint> value = half;
         if (surrogates)

@@ -35,6 +35,13 @@ internal sealed partial class JsonWriter
     // vector's worth.
     private const int AsciiLookahead = 32;
 
+    // The least room with which a slice of escaped ASCII moves on: two chars, escaped.
+    private const int AsciiProgressRoom = 2 * JsonConstants.MaxEscapedCharLength;
+
+    // The least room with which a UTF-8 sink's transcoder moves on: one code point's bytes. A destination that gives a
+    // long string's text that is not ASCII less than this fails the call where it would fail through the chars.
+    private const int MinTranscodeRoom = 4;
+
     // A long string's slice into chars goes into the buffer it is in while this much room is left, escaped.
     private const int MinCharSliceRoom = 64 * JsonConstants.MaxEscapedCharLength;
 
@@ -734,16 +741,16 @@ internal sealed partial class JsonWriter
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
     // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
-    // ASCII (UTF-8), a stretch of ASCII goes straight in as escaped ASCII (WriteAsciiSlices), and the text from a char
-    // that is not ASCII through the chars and the sink's transcoder, until the next chars are all ASCII again. Into
-    // chars, a string that needs no escaping and fits within the limit goes to the sink whole, uncopied
+    // UTF-8, a stretch of ASCII goes straight in as escaped ASCII (WriteAsciiSlices), and the text from a char that is
+    // not ASCII straight in too, escaped and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere
+    // through the chars and the sink's transcoder, until the next chars are all ASCII again. Into chars, a string that needs no escaping and fits within the limit goes to the sink whole, uncopied
     // (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');
-        bool ascii = _sink!.TakesAscii;
-        if (!ascii && Length + value.Length <= _maxLength && !StringEscaper.NeedsEscaping(value))
+        bool utf8 = _sink!.TakesUtf8;
+        if (!utf8 && Length + value.Length <= _maxLength && !StringEscaper.NeedsEscaping(value))
         {
             WriteWhole(value);
             WriteChar('"');
@@ -753,16 +760,30 @@ internal sealed partial class JsonWriter
         ReadOnlySpan<char> rest = value;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            if (ascii && StartsWithAscii(rest))
+            if (utf8 && StartsWithAscii(rest))
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
                 // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at the
-                // next char that is not ASCII, which the next pass writes through the chars.
+                // next char that is not ASCII, which the next pass writes.
                 Flush();
                 int before = rest.Length;
                 rest = WriteAsciiSlices(rest);
                 Debug.Assert(rest.Length < before || IsOverLimit, "the slices start with ASCII, so they move on");
                 continue;
+            }
+
+            if (utf8 && StringEscaper.CanEscapeUtf8)
+            {
+                // Escaped and encoded in one pass, after the chars before (which end as above). A destination that
+                // gives less room than a block takes (a writer of small segments) has the next slice go through the
+                // chars instead.
+                Flush();
+                int before = rest.Length;
+                rest = WriteUtf8Slices(rest);
+                if (rest.Length < before)
+                {
+                    continue;
+                }
             }
 
             // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink nearly
@@ -781,9 +802,8 @@ internal sealed partial class JsonWriter
         WriteChar('"');
     }
 
-    // Slices of a long string straight into a sink that takes ASCII (UTF-8) as escaped ASCII, until the string ends,
-    // the output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the
-    // caller's to write through the chars. Tiered like the rest of the writer, so that its optimised code inlines
+    // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII, until the string ends, the
+    // output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the caller's. Tiered like the rest of the writer, so that its optimised code inlines
     // EscapeAscii, which code compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
@@ -794,9 +814,43 @@ internal sealed partial class JsonWriter
             // As long a slice as the sink's span holds escaped (6 bytes a char), from one of the char buffer's slices
             // up to MaxAsciiSlice: the fewer the slices, the less the calls around each cost (licenses: 0.87 of the
             // time of slices of 682 chars).
-            Span<byte> bytes = sink.GetAsciiSpan(MaxInlineString * JsonConstants.MaxEscapedCharLength);
+            int maxBytes = MaxInlineString * JsonConstants.MaxEscapedCharLength;
+            Span<byte> bytes = sink.GetUtf8Span(maxBytes, AsciiProgressRoom);
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
-            sink.AdvanceAscii(StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed));
+            int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed);
+            sink.AdvanceUtf8(written, written);
+            SinkChanged();
+            rest = rest[consumed..];
+            if (consumed < take)
+            {
+                return rest;
+            }
+        }
+
+        return rest;
+    }
+
+    // Slices of a long string straight into a sink that takes UTF-8, escaped and encoded in one pass
+    // (StringEscaper.EscapeUtf8), until the string ends, the output is past the limit, the escaper stops early at a
+    // run of ASCII (or for room), or the sink gives less room than the escaper needs: the caller then chooses how the
+    // rest goes on. A slice is at most a buffer's worth of chars, so that the output goes at most that far past the
+    // limit, as through the chars.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private ReadOnlySpan<char> WriteUtf8Slices(ReadOnlySpan<char> rest)
+    {
+        TextSink sink = _sink!;
+        while (!rest.IsEmpty && !IsOverLimit)
+        {
+            int take = SliceLength(rest, BufferLength);
+            Span<byte> bytes = sink.GetUtf8Span((3 * take) + StringEscaper.MinUtf8Room, MinTranscodeRoom);
+            if (bytes.Length < StringEscaper.MinUtf8Room)
+            {
+                return rest;
+            }
+
+            int written = StringEscaper.EscapeUtf8(rest[..take], bytes, out int consumed, out int chars);
+            Debug.Assert(consumed > 0, "the room holds a block and an escape, so the escaper moves on");
+            sink.AdvanceUtf8(written, chars);
             SinkChanged();
             rest = rest[consumed..];
             if (consumed < take)

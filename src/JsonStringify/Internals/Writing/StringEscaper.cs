@@ -8,7 +8,7 @@ using System.Runtime.Intrinsics.X86;
 namespace JsonStringify.Internals;
 
 /// <summary>ECMA-262 QuoteJSONString: scan for what needs escaping, copy clean runs in bulk, escape the rest.</summary>
-internal static class StringEscaper
+internal static partial class StringEscaper
 {
     // Chars are checked and copied in blocks of this many: one 256-bit vector, or two 128-bit ones.
     private const int BlockLength = 16;
