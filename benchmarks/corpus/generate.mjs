@@ -1,7 +1,8 @@
 // Generates the synthetic documents of testdata/corpus/ from fixed seeds, so that they are the same on every run:
 // `node benchmarks/corpus/generate.mjs` from the repository root. Each stands for a real-world shape that no public
 // file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings,
-// number-heavy data, integer counters and an access-control export of booleans and nulls. Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
+// number-heavy data, integer counters and an access-control export of booleans and nulls; and, outside the corpus, long
+// prose that is not ASCII. Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -265,4 +266,41 @@ const words = ('alpha beta gamma delta build deploy test lint release nightly ap
     series.push({ metric: r.pick(metrics), host: `node-${r.int(64)}`, step: 60, timestamps, counter, delta, gauge });
   }
   write('counters.json', { status: 'success', resultType: 'matrix', series });
+}
+
+// Long prose that is not ASCII, outside the corpus (testdata/posts-ru.json): 200 posts of a Russian blog export, each
+// body a few paragraphs of Cyrillic words with some English ones, punctuation, quotes and dashes, the paragraphs
+// separated by blank lines; titles, authors and tags in Cyrillic too.
+{
+  const r = random(424);
+  const ru = ('время человек жизнь день рука работа слово место вопрос сторона страна мир случай голова ребёнок '
+    + 'система город дело лицо друг глаз история дом конец часть земля вода книга закон отец деньги власть '
+    + 'новый большой последний главный хороший русский общий сильный высокий простой важный старый '
+    + 'говорить знать стать сказать мочь хотеть сделать видеть думать ответить понять решить писать читать '
+    + 'сегодня завтра всегда снова уже ещё очень только тоже также потом здесь там почему потому').split(' ');
+  const en = ['API', 'JSON', 'release', 'open source', 'cloud', 'backend', 'GitHub', 'Linux', 'data', 'deploy'];
+  const names = ['Анна Иванова', 'Пётр Смирнов', 'Мария Кузнецова', 'Дмитрий Попов', 'Елена Соколова', 'Игорь Лебедев'];
+  const sentence = () => {
+    const length = 6 + r.int(14);
+    const parts = [];
+    for (let i = 0; i < length; i++) {
+      parts.push(r.chance(0.08) ? r.pick(en) : r.pick(ru));
+      if (i + 1 < length && r.chance(0.1)) parts[parts.length - 1] += ',';
+    }
+    if (r.chance(0.1)) parts.splice(1 + r.int(length - 1), 0, '—');
+    if (r.chance(0.1)) parts.push(`«${r.pick(ru)} ${r.pick(ru)}»`);
+    const text = parts.join(' ');
+    return text[0].toUpperCase() + text.slice(1) + r.pick(['.', '.', '.', '!', '?', '…']);
+  };
+  const paragraph = () => Array.from({ length: 2 + r.int(6) }, sentence).join(' ');
+  const posts = Array.from({ length: 200 }, (_, id) => ({
+    id,
+    title: sentence().slice(0, -1),
+    author: r.pick(names),
+    published: new Date(Date.UTC(2026, r.int(12), 1 + r.int(28), r.int(24), r.int(60))).toISOString(),
+    body: Array.from({ length: 2 + r.int(5) }, paragraph).join('\n\n'),
+    tags: Array.from({ length: 1 + r.int(4) }, () => r.pick(ru)),
+    views: r.int(100000),
+  }));
+  writeFileSync(join(out, '..', 'posts-ru.json'), JSON.stringify(posts) + '\n');
 }
