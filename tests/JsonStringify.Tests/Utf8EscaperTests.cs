@@ -14,16 +14,17 @@ namespace JsonStringify.Tests;
 /// </summary>
 public class Utf8EscaperTests
 {
-    // Chars of each kind the escaper treats apart: ASCII, the chars with a short escape, controls without one, two-byte
+    // Chars of each kind the escaper treats apart: ASCII, the chars with a short escape, controls without one (one
+    // between \n and \f, and one whose low bits are \n's, which a lookup by part of the char would take for it), two-byte
     // (Latin-1, Cyrillic, the last two-byte char), three-byte, and the halves of a pair.
     private static readonly char[] s_alphabet =
     [
-        'a', ' ', '\u007F', '\n', '"', '\\', '\t', '\b', '\f', '\r', '\0', '\u0001', '\u001F', '\u00E9', '\u0416',
-        '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',
+        'a', ' ', '\u007F', '\n', '"', '\\', '\t', '\b', '\f', '\r', '\0', '\u0001', '\u000B', '\u001A', '\u001F',
+        '\u00E9', '\u0416', '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',
     ];
 
     // How many of the alphabet's first chars are below U+0800.
-    private const int BelowU0800 = 16;
+    private const int BelowU0800 = 18;
 
     // Past the room given to the escaper: more than any of its stores reaches (64 bytes).
     private const int GuardLength = 128;
@@ -80,6 +81,7 @@ public class Utf8EscaperTests
     [InlineData('\\')]
     [InlineData('\t')]
     [InlineData('\u0001')]
+    [InlineData('\u001A')]
     [InlineData('\0')]
     [InlineData('\uD83D')]
     [InlineData('\uDE00')]
