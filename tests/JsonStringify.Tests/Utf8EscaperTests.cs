@@ -15,8 +15,8 @@ namespace JsonStringify.Tests;
 public class Utf8EscaperTests
 {
     // Chars of each kind the escaper treats apart: ASCII, the chars with a short escape, controls without one (one
-    // between \n and \f, and one whose low bits are \n's, which a lookup by part of the char would take for it), two-byte
-    // (Latin-1, Cyrillic, the last two-byte char), three-byte, and the halves of a pair.
+    // between \n and \f, and one whose low bits are \n's, which a lookup by part of the char would take for it),
+    // two-byte (Latin-1, Cyrillic, the last two-byte char), three-byte, and the halves of a pair.
     private static readonly char[] s_alphabet =
     [
         'a', ' ', '\u007F', '\n', '"', '\\', '\t', '\b', '\f', '\r', '\0', '\u0001', '\u000B', '\u001A', '\u001F',

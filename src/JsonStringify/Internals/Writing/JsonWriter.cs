@@ -743,8 +743,8 @@ internal sealed partial class JsonWriter
     // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
     // UTF-8, a stretch of ASCII goes straight in as escaped ASCII (WriteAsciiSlices), and the text from a char that is
     // not ASCII straight in too, escaped and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere
-    // through the chars and the sink's transcoder, until the next chars are all ASCII again. Into chars, a string that needs no escaping and fits within the limit goes to the sink whole, uncopied
-    // (TextSink.WriteWhole).
+    // through the chars and the sink's transcoder, until the next chars are all ASCII again. Into chars, a string that
+    // needs no escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
@@ -803,8 +803,9 @@ internal sealed partial class JsonWriter
     }
 
     // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII, until the string ends, the
-    // output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the caller's. Tiered like the rest of the writer, so that its optimised code inlines
-    // EscapeAscii, which code compiled at the first call does not.
+    // output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the caller's.
+    // Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code compiled at the
+    // first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
     {

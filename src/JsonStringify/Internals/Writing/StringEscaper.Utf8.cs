@@ -145,9 +145,10 @@ internal static partial class StringEscaper
 
             if (take > 0)
             {
-                // The chars from take on (and any filler) become NUL: one byte each, after the bytes of the chars before them (the
-                // compress keeps the lanes' order), which w leaves out. No pair is cut: an escaped char is ASCII or a
-                // surrogate without its other half, and a pair's high half last in the block was left out above.
+                // The chars from take on (and any filler) become NUL: one byte each, after the bytes of the chars
+                // before them (the compress keeps the lanes' order), which w leaves out. No pair is cut: an escaped
+                // char is ASCII or a surrogate without its other half, and a pair's high half last in the block was
+                // left out above.
                 if (take < Lanes)
                 {
                     Vector512<ushort> kept = Vector512.LessThan(Vector512<ushort>.Indices, Vector512.Create((ushort)take));
