@@ -24,8 +24,8 @@ namespace JsonStringify.Internals;
 /// surrogates are all in pairs among them), each packed by byte shuffles, pairs among them and pairs that a block's end
 /// cuts included, a block with a surrogate without its other half char by char, and the last chars, fewer than eight,
 /// through <see cref="Utf8.FromUtf16"/> (EncodeEightCharBlocks). Without either, all of the text goes through
-/// <see cref="Utf8.FromUtf16"/>. The 512-bit block encoders also serve the writer's escaper of long strings
-/// (<see cref="StringEscaper.EscapeUtf8"/>), which encodes as it escapes.
+/// <see cref="Utf8.FromUtf16"/>. The 512-bit block encoders (EncodeBlock, EncodeTwoByteBlock) also serve the writer's
+/// escaper of long strings (<see cref="StringEscaper.EscapeUtf8"/>), which encodes as it escapes.
 /// </summary>
 internal static class Utf8Transcoder
 {
@@ -45,7 +45,7 @@ internal static class Utf8Transcoder
     // For a block's lanes, the lane after each (the last lane's own for itself): the successor of every char. A
     // constant the JIT embeds in the code once the property is inlined, which FromUtf16, compiled without a profile,
     // does only when told to.
-    internal static Vector512<ushort> NextLane
+    private static Vector512<ushort> NextLane
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => Vector512.Create(
@@ -195,32 +195,12 @@ internal static class Utf8Transcoder
                         continue;
                     }
 
-                    if (high == 0 && Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
-                    {
-                        // Chars below U+0800 before the high surrogate left for the next block.
-                        Debug.Assert(take < BlockLength, "a whole block below U+0800 was encoded above");
-                        encoded = EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
-                    }
-                    else if (high == 0)
-                    {
-                        // Three-byte chars and no pairs: the block in two halves.
-                        int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w));
-                        encoded = half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref bytes, w + half));
-                    }
-                    else if (Vector512.LessThanAll(SurrogatesBelowU0800(block), Vector512.Create((ushort)0x800)))
-                    {
-                        // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two
-                        // bytes at most, a pair's four being two in each of its lanes.
-                        encoded = EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref bytes, w));
-                    }
-                    else
-                    {
-                        // Three-byte chars and pairs: the block in two halves, each char's lane seeing its successor,
-                        // the last lane's being a char no pair needs (the checks above put no high surrogate there).
-                        Vector512<ushort> next = Vector512.Shuffle(block, NextLane);
-                        int half = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref bytes, w));
-                        encoded = half + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref bytes, w + half));
-                    }
+                    // The encoder for the block's widths. A block here is below U+0800 only where its one surrogate
+                    // was a high one left for the next block: a whole block below U+0800 was encoded above.
+                    Debug.Assert(
+                        high != 0 || take < BlockLength || !Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)),
+                        "a whole block below U+0800 was encoded above");
+                    encoded = EncodeBlock(block, highLanes, lowLanes, pairs: high != 0, ref Unsafe.Add(ref bytes, w));
                 }
 
                 // Less the bytes of the NUL lanes: those past the text's end, and that of a high surrogate left for the
@@ -618,7 +598,7 @@ internal static class Utf8Transcoder
 
     // SurrogatesBelowU0800 for a 512-bit block.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static Vector512<ushort> SurrogatesBelowU0800(Vector512<ushort> block) =>
+    private static Vector512<ushort> SurrogatesBelowU0800(Vector512<ushort> block) =>
         Vector512.Min(block, block + Vector512.Create((ushort)0x2800));
 
     // The lanes of ifTrue where mask is set, of ifFalse elsewhere; mask's lanes are all ones or all zeros (a compare's
@@ -781,6 +761,41 @@ internal static class Utf8Transcoder
         return 3 * EightChars;
     }
 
+    // Writes a block of chars of any width as UTF-8 at destination, which has room for BlockRoom; returns how many bytes
+    // it took. With pairs, its surrogates are all in pairs within it (highLanes and lowLanes set their lanes, all ones),
+    // and its last lane holds no high surrogate; without, it has none. The encoder for the block's widths: chars below
+    // U+0800 in one vector of 16-bit lanes, with or without pairs among them; three-byte chars, with or without pairs,
+    // in two halves of 32-bit lanes, each char's lane seeing its successor where there are pairs. Shared by the
+    // transcoder and the writer's escaper of long strings (StringEscaper.EscapeUtf8), which trims its blocks to pairs.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int EncodeBlock(Vector512<ushort> block, Vector512<ushort> highLanes, Vector512<ushort> lowLanes, bool pairs, ref byte destination)
+    {
+        if (!pairs)
+        {
+            if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
+            {
+                return EncodeTwoByteBlock(block, ref destination);
+            }
+
+            // Three-byte chars and no pairs: the block in two halves.
+            int half = EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref destination);
+            return half + EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref destination, half));
+        }
+
+        if (Vector512.LessThanAll(SurrogatesBelowU0800(block), Vector512.Create((ushort)0x800)))
+        {
+            // Pairs among chars below U+0800 (emoji in Latin or Cyrillic text): every char's lane is two bytes at most,
+            // a pair's four being two in each of its lanes.
+            return EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref destination);
+        }
+
+        // Three-byte chars and pairs: the block in two halves, each char's lane seeing its successor, the last lane's
+        // being a char no pair needs.
+        Vector512<ushort> next = Vector512.Shuffle(block, NextLane);
+        int first = EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref destination);
+        return first + EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref destination, first));
+    }
+
     // Writes a block of chars below U+0800 as UTF-8 at destination, which has room for BlockRoom; returns how many
     // bytes it took. Each char becomes a 16-bit lane holding its lead byte and its continuation byte (110xxxxx
     // 10xxxxxx), or its ASCII byte and a byte to drop.
@@ -802,7 +817,7 @@ internal static class Utf8Transcoder
     // surrogate's lane (10, the next six bits, two of them from the high surrogate, then 10 and the last six). high and
     // low are the lanes of the high and low surrogates (all ones or zero).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, Vector512<ushort> high, Vector512<ushort> low, ref byte destination)
+    private static int EncodeTwoBytesAndPairsBlock(Vector512<ushort> block, Vector512<ushort> high, Vector512<ushort> low, ref byte destination)
     {
         Debug.Assert(
             high.ExtractMostSignificantBits() == low.ExtractMostSignificantBits() >> 1 && (low.ExtractMostSignificantBits() & 1) == 0,
@@ -853,7 +868,7 @@ internal static class Utf8Transcoder
     // depend on the length, which ByLength gives by the code point's leading zeros. The compress keeps each lane's last
     // length bytes, in order.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    internal static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
+    private static int EncodeHalf(Vector512<uint> half, Vector512<uint> next, bool surrogates, ref byte destination)
     {
         Vector512<uint> value = half;
         if (surrogates)

@@ -158,31 +158,7 @@ internal static partial class StringEscaper
                     high &= uint.MaxValue >> (Lanes - take);
                 }
 
-                int encoded;
-                if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
-                {
-                    encoded = Utf8Transcoder.EncodeTwoByteBlock(block, ref Unsafe.Add(ref target, w));
-                }
-                else if (high == 0)
-                {
-                    // Three-byte chars and no pairs: the block in two halves.
-                    int half = Utf8Transcoder.EncodeHalf(Vector512.WidenLower(block), default, surrogates: false, ref Unsafe.Add(ref target, w));
-                    encoded = half + Utf8Transcoder.EncodeHalf(Vector512.WidenUpper(block), default, surrogates: false, ref Unsafe.Add(ref target, w + half));
-                }
-                else if (Vector512.LessThanAll(Utf8Transcoder.SurrogatesBelowU0800(block), Vector512.Create((ushort)0x800)))
-                {
-                    // Pairs among chars below U+0800.
-                    encoded = Utf8Transcoder.EncodeTwoBytesAndPairsBlock(block, highLanes, lowLanes, ref Unsafe.Add(ref target, w));
-                }
-                else
-                {
-                    // Three-byte chars and pairs: each char's lane sees its successor; the last lane holds no high
-                    // surrogate.
-                    Vector512<ushort> next = Vector512.Shuffle(block, Utf8Transcoder.NextLane);
-                    int half = Utf8Transcoder.EncodeHalf(Vector512.WidenLower(block), Vector512.WidenLower(next), surrogates: true, ref Unsafe.Add(ref target, w));
-                    encoded = half + Utf8Transcoder.EncodeHalf(Vector512.WidenUpper(block), Vector512.WidenUpper(next), surrogates: true, ref Unsafe.Add(ref target, w + half));
-                }
-
+                int encoded = Utf8Transcoder.EncodeBlock(block, highLanes, lowLanes, pairs: high != 0, ref Unsafe.Add(ref target, w));
                 w += encoded - (Lanes - take);
                 i += take;
             }
