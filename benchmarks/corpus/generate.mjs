@@ -2,7 +2,8 @@
 // `node benchmarks/corpus/generate.mjs` from the repository root. Each stands for a real-world shape that no public
 // file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings,
 // number-heavy data, integer counters and an access-control export of booleans and nulls; and, outside the corpus, long
-// prose that is not ASCII. Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
+// prose that is not ASCII and a chat's short messages that are not ASCII. Doubles are written in JavaScript's shortest
+// round-trip form, which .NET reads back exactly.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -303,4 +304,44 @@ const words = ('alpha beta gamma delta build deploy test lint release nightly ap
     views: r.int(100000),
   }));
   writeFileSync(join(out, '..', 'posts-ru.json'), JSON.stringify(posts) + '\n');
+}
+
+// Short messages that are not ASCII, outside the corpus (testdata/chat.json): 6,000 messages of a group chat's export,
+// in the shape a messenger's desktop export writes, each a few words of Russian or Spanish with emoji (pairs and BMP
+// symbols), names that are not ASCII, and reactions.
+{
+  const r = random(6000);
+  const ru = ('привет как дела спасибо хорошо завтра сегодня встреча работа проект готово отлично посмотрю '
+    + 'давайте вечером утром конечно сейчас позже вопрос ответ файл ссылка код релиз тест сборка').split(' ');
+  const es = ('hola qué tal gracias mañana reunión código página canción corazón también está además después '
+    + 'todavía pronto listo perfecto revisión versión acción niño año sí').split(' ');
+  const emoji = ['😀', '😂', '👍', '🎉', '🔥', '🙏', '🚀', '😅', '🤔', '❤️', '✅', '☕', '✨', '👀', '💯'];
+  const people = [
+    ['Анна', 'user101'], ['Дмитрий', 'user102'], ['María José', 'user103'], ['Ñuño Peña', 'user104'],
+    ['Ольга', 'user105'], ['José Luis', 'user106'], ['Сергей', 'user107'], ['Lucía', 'user108'],
+  ];
+  const start = Date.UTC(2026, 9, 1) / 1000;
+  let time = start;
+  const messages = Array.from({ length: 6000 }, (_, i) => {
+    const [name, id] = r.pick(people);
+    const vocabulary = /[А-я]/.test(name) ? ru : es;
+    const parts = Array.from({ length: 1 + r.int(12) }, () => (r.chance(0.15) ? r.pick(emoji) : r.pick(vocabulary)));
+    const text = parts.join(' ');
+    time += 1 + r.int(300);
+    const message = {
+      id: 100000 + i,
+      type: 'message',
+      date: new Date(time * 1000).toISOString().slice(0, 19),
+      date_unixtime: String(time),
+      from: name,
+      from_id: id,
+      text: text[0].toUpperCase() + text.slice(1) + (r.chance(0.3) ? ` ${r.pick(emoji)}` : ''),
+    };
+    if (i > 0 && r.chance(0.2)) message.reply_to_message_id = 100000 + r.int(i);
+    if (r.chance(0.25)) {
+      message.reactions = Array.from({ length: 1 + r.int(3) }, () => ({ type: 'emoji', count: 1 + r.int(9), emoji: r.pick(emoji) }));
+    }
+    return message;
+  });
+  writeFileSync(join(out, '..', 'chat.json'), JSON.stringify({ name: 'Команда · Equipo', type: 'private_group', id: 4242, messages }) + '\n');
 }
