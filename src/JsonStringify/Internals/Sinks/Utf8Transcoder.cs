@@ -93,7 +93,7 @@ internal static class Utf8Transcoder
         int w = 0;
 
         // Both vector paths (the 512-bit instructions imply SSSE3) first take the text up to its first char that is not
-        // ASCII at the runtime's own speed: all of it, for most output. So the SSSE3 path's block loop, a large method
+        // ASCII at the runtime's own speed: all of it, for most output. So each path's block loop, a large method
         // compiled when it is first called, is compiled only once the output has such a char, never for ASCII output.
         OperationStatus ascii = OperationStatus.Done;
         if (Ssse3.IsSupported)
@@ -107,117 +107,131 @@ internal static class Utf8Transcoder
             }
         }
 
-        if (HasWideBlocks)
+        if (ascii == OperationStatus.InvalidData)
         {
-            Debug.Assert(Ssse3.IsSupported, "the 512-bit instructions come with SSSE3, so the ASCII before them was taken");
-            ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
-            ref byte bytes = ref MemoryMarshal.GetReference(destination);
-
-            // The blocks end before a high surrogate that ends the text: its low one may start the next text. (The
-            // narrowing stopped at a char that is not ASCII or at the room's end, so there is text left.)
-            Debug.Assert(i < source.Length, "the narrowing left text");
-            int end = char.IsHighSurrogate(source[^1]) ? source.Length - 1 : source.Length;
-
-            // Whole ASCII blocks in a row since the last char that is not ASCII.
-            int asciiBlocks = 0;
-            while (ascii == OperationStatus.InvalidData && i < end && destination.Length - w >= BlockRoom)
-            {
-                // The text's chars in this block: all its lanes, or at the text's end the first few, the others NUL.
-                // A NUL lane writes one byte, after the bytes of the lanes before it (the compress keeps their order),
-                // which w leaves out, so that the next write goes over it.
-                int count = end - i;
-                Vector512<ushort> block;
-                if (count >= BlockLength)
-                {
-                    count = BlockLength;
-                    block = Vector512.LoadUnsafe(ref chars, (nuint)i);
-                }
-                else
-                {
-                    block = LoadFirstLanes(ref Unsafe.Add(ref chars, i), count);
-                }
-
-                if ((block & Vector512.Create((ushort)0xFF80)) == Vector512<ushort>.Zero)
-                {
-                    Avx512BW.ConvertToVector256Byte(block).StoreUnsafe(ref Unsafe.Add(ref bytes, w));
-                    i += count;
-                    w += count;
-                    if (++asciiBlocks == AsciiBlocksToNarrow)
-                    {
-                        asciiBlocks = 0;
-                        ascii = NarrowAscii(source, destination, ref i, ref w);
-                    }
-
-                    continue;
-                }
-
-                asciiBlocks = 0;
-
-                // The chars this block encodes: all of the text's, or all but a high surrogate at the end.
-                int take = count;
-                int encoded;
-                if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
-                {
-                    encoded = EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
-                }
-                else
-                {
-                    // Three-byte chars (CJK, most symbols) or surrogates.
-                    Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
-                    Vector512<ushort> highLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
-                    Vector512<ushort> lowLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
-                    ulong high = highLanes.ExtractMostSignificantBits();
-                    ulong low = lowLanes.ExtractMostSignificantBits();
-                    if ((high & LastLaneBit) != 0)
-                    {
-                        // A high surrogate last, whose low one (if any) comes after the block: the block stops
-                        // before it, and the next block starts with it. Its lane becomes NUL: one byte, the last the
-                        // block writes (the compress keeps the lanes' order), which w leaves out so that the next block
-                        // writes over it.
-                        block = Vector512.AndNot(block, LastLane);
-                        highLanes = Vector512.AndNot(highLanes, LastLane);
-                        high &= ~LastLaneBit;
-                        take = BlockLength - 1;
-                    }
-
-                    // Pairs only: every high surrogate has a low one next, and every low one a high one before it.
-                    // Otherwise a surrogate without its other half (U+FFFD): the runtime's transcoder takes the block.
-                    if (high != low >> 1 || (low & 1) != 0)
-                    {
-                        // The block's chars, and a high surrogate left out of the last block: then the transcoder
-                        // stops before it, having read the block.
-                        OperationStatus status = Utf8.FromUtf16(
-                            source.Slice(i, Math.Min(BlockLength, source.Length - i)), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
-                        Debug.Assert(status != OperationStatus.DestinationTooSmall, "the room holds three bytes per char");
-                        Debug.Assert(blockRead > 0, "a block moves on");
-                        i += blockRead;
-                        w += blockWritten;
-                        continue;
-                    }
-
-                    // The encoder for the block's widths. A block here is below U+0800 only where its one surrogate
-                    // was a high one left for the next block: a whole block below U+0800 was encoded above.
-                    Debug.Assert(
-                        high != 0 || take < BlockLength || !Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)),
-                        "a whole block below U+0800 was encoded above");
-                    encoded = EncodeBlock(block, highLanes, lowLanes, pairs: high != 0, ref Unsafe.Add(ref bytes, w));
-                }
-
-                // Less the bytes of the NUL lanes: those past the text's end, and that of a high surrogate left for the
-                // next block.
-                w += encoded - (BlockLength - take);
-                i += take;
-            }
-        }
-        else if (ascii == OperationStatus.InvalidData)
-        {
-            (i, w) = EncodeEightCharBlocks(source, destination, i);
+            (i, w) = HasWideBlocks ? EncodeWideBlocks(source, destination, i) : EncodeEightCharBlocks(source, destination, i);
         }
 
         OperationStatus rest = Utf8.FromUtf16(source[i..], destination[w..], out int restRead, out int restWritten, replaceInvalidSequences: true, isFinalBlock: false);
         read = i + restRead;
         written = w + restWritten;
         return rest;
+    }
+
+    // FromUtf16's loop where the processor has the 512-bit instructions: from start, the first char that is not ASCII
+    // (the runtime's narrowing took the ASCII before it), blocks of BlockLength chars, until the text or the room runs
+    // out, or the narrowing has taken the rest after a run of ASCII. Returns the chars read and the bytes written, which
+    // are what Utf8.FromUtf16 writes for the same chars. A method of its own, optimised from its first call and never
+    // inlined, as EncodeEightCharBlocks is: inside FromUtf16, a processor without these instructions had its compiler
+    // inline the vector methods' fallbacks throughout the loop before dropping it, which made compiling FromUtf16, at
+    // a process's first UTF-8 call, take 50 ms and more.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
+    private static (int Read, int Written) EncodeWideBlocks(ReadOnlySpan<char> source, Span<byte> destination, int start)
+    {
+        Debug.Assert(HasWideBlocks, "only where the 512-bit blocks are");
+        Debug.Assert(start < source.Length && !char.IsAscii(source[start]), "the loop starts at a char that is not ASCII");
+        int i = start;
+        int w = start;
+        OperationStatus ascii = OperationStatus.InvalidData;
+        Debug.Assert(Ssse3.IsSupported, "the 512-bit instructions come with SSSE3, so the ASCII before them was taken");
+        ref ushort chars = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(source));
+        ref byte bytes = ref MemoryMarshal.GetReference(destination);
+
+        // The blocks end before a high surrogate that ends the text: its low one may start the next text.
+        int end = char.IsHighSurrogate(source[^1]) ? source.Length - 1 : source.Length;
+
+        // Whole ASCII blocks in a row since the last char that is not ASCII.
+        int asciiBlocks = 0;
+        while (ascii == OperationStatus.InvalidData && i < end && destination.Length - w >= BlockRoom)
+        {
+            // The text's chars in this block: all its lanes, or at the text's end the first few, the others NUL.
+            // A NUL lane writes one byte, after the bytes of the lanes before it (the compress keeps their order),
+            // which w leaves out, so that the next write goes over it.
+            int count = end - i;
+            Vector512<ushort> block;
+            if (count >= BlockLength)
+            {
+                count = BlockLength;
+                block = Vector512.LoadUnsafe(ref chars, (nuint)i);
+            }
+            else
+            {
+                block = LoadFirstLanes(ref Unsafe.Add(ref chars, i), count);
+            }
+
+            if ((block & Vector512.Create((ushort)0xFF80)) == Vector512<ushort>.Zero)
+            {
+                Avx512BW.ConvertToVector256Byte(block).StoreUnsafe(ref Unsafe.Add(ref bytes, w));
+                i += count;
+                w += count;
+                if (++asciiBlocks == AsciiBlocksToNarrow)
+                {
+                    asciiBlocks = 0;
+                    ascii = NarrowAscii(source, destination, ref i, ref w);
+                }
+
+                continue;
+            }
+
+            asciiBlocks = 0;
+
+            // The chars this block encodes: all of the text's, or all but a high surrogate at the end.
+            int take = count;
+            int encoded;
+            if (Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)))
+            {
+                encoded = EncodeTwoByteBlock(block, ref Unsafe.Add(ref bytes, w));
+            }
+            else
+            {
+                // Three-byte chars (CJK, most symbols) or surrogates.
+                Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
+                Vector512<ushort> highLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
+                Vector512<ushort> lowLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
+                ulong high = highLanes.ExtractMostSignificantBits();
+                ulong low = lowLanes.ExtractMostSignificantBits();
+                if ((high & LastLaneBit) != 0)
+                {
+                    // A high surrogate last, whose low one (if any) comes after the block: the block stops
+                    // before it, and the next block starts with it. Its lane becomes NUL: one byte, the last the
+                    // block writes (the compress keeps the lanes' order), which w leaves out so that the next block
+                    // writes over it.
+                    block = Vector512.AndNot(block, LastLane);
+                    highLanes = Vector512.AndNot(highLanes, LastLane);
+                    high &= ~LastLaneBit;
+                    take = BlockLength - 1;
+                }
+
+                // Pairs only: every high surrogate has a low one next, and every low one a high one before it.
+                // Otherwise a surrogate without its other half (U+FFFD): the runtime's transcoder takes the block.
+                if (high != low >> 1 || (low & 1) != 0)
+                {
+                    // The block's chars, and a high surrogate left out of the last block: then the transcoder
+                    // stops before it, having read the block.
+                    OperationStatus status = Utf8.FromUtf16(
+                        source.Slice(i, Math.Min(BlockLength, source.Length - i)), destination[w..], out int blockRead, out int blockWritten, replaceInvalidSequences: true, isFinalBlock: false);
+                    Debug.Assert(status != OperationStatus.DestinationTooSmall, "the room holds three bytes per char");
+                    Debug.Assert(blockRead > 0, "a block moves on");
+                    i += blockRead;
+                    w += blockWritten;
+                    continue;
+                }
+
+                // The encoder for the block's widths. A block here is below U+0800 only where its one surrogate
+                // was a high one left for the next block: a whole block below U+0800 was encoded above.
+                Debug.Assert(
+                    high != 0 || take < BlockLength || !Vector512.LessThanAll(block, Vector512.Create((ushort)0x800)),
+                    "a whole block below U+0800 was encoded above");
+                encoded = EncodeBlock(block, highLanes, lowLanes, pairs: high != 0, ref Unsafe.Add(ref bytes, w));
+            }
+
+            // Less the bytes of the NUL lanes: those past the text's end, and that of a high surrogate left for the
+            // next block.
+            w += encoded - (BlockLength - take);
+            i += take;
+        }
+
+        return (i, w);
     }
 
     // The first count chars of a block at chars, the other lanes filler (NUL for the transcoder). A masked load:
