@@ -9,8 +9,8 @@ namespace JsonStringify.Tests;
 /// same bytes and the same count of chars, for texts of every mix of char widths and escapes (short forms, \u00XX,
 /// surrogates without their other half) at every length around a block, called again and again on the rest as the
 /// writer does, into room that is ample or as tight as the escaper takes. The stores stay within the room given. Run
-/// where the escaper can: the processor has AVX-512 VBMI2 (elsewhere the writer goes through its chars, which the
-/// rest of the suite covers).
+/// where the escaper can: the processor has AVX-512 VBMI2 (blocks of 32) or AVX2 (blocks of 16; elsewhere the writer
+/// goes through its chars, which the rest of the suite covers).
 /// </summary>
 public class Utf8EscaperTests
 {
@@ -124,6 +124,24 @@ public class Utf8EscaperTests
     }
 
     [WideBlocksTheory]
+    [InlineData("\u3042")]
+    [InlineData("\u2014")]
+    [InlineData("\uD83D\uDE00")]
+    public void LeavesTextDenseWithCharsFromU0800ToTheChars(string wide)
+    {
+        // Blocks of 16 write a char from U+0800 on by itself, so a block with more than two of them (CJK, runs of
+        // emoji; a pair counts two) is left to the chars and the transcoder: nothing written. One such char among 14
+        // others is written, as is everything in blocks of 32.
+        string dense = "\u0436" + string.Concat(Enumerable.Repeat(wide, 20));
+        string sparse = string.Concat(Enumerable.Repeat(new string('\u0436', 14) + wide, 10));
+        byte[] destination = new byte[(dense.Length + sparse.Length) * 6 + StringEscaper.MinUtf8Room];
+        StringEscaper.EscapeUtf8(dense, destination, out int denseConsumed, out _);
+        StringEscaper.EscapeUtf8(sparse, destination, out int sparseConsumed, out _);
+        Assert.Equal(Utf8Transcoder.HasWideBlocks ? dense.Length : 0, denseConsumed);
+        Assert.Equal(sparse.Length, sparseConsumed);
+    }
+
+    [WideBlocksTheory]
     [MemberData(nameof(SeedsAndWidths))]
     public void MatchesEscapingThenEncodingOnLongTexts(int seed, int widths)
     {
@@ -194,7 +212,23 @@ public class Utf8EscaperTests
             Array.Fill(destination, (byte)0xEE);
             ReadOnlySpan<char> rest = text[at..];
             int written = StringEscaper.EscapeUtf8(rest, destination.AsSpan(0, room), out int consumed, out int outputChars);
-            Assert.True(consumed > 0, $"the escaper moves on at {at} of {text.Length}");
+            if (consumed == 0)
+            {
+                // Text the escaper leaves to the chars (blocks of 16 only): its next block has more than two chars from
+                // U+0800 on. The writer then escapes a slice into chars, which the sink encodes.
+                Assert.False(Utf8Transcoder.HasWideBlocks, $"the 512-bit escaper moves on at {at} of {text.Length}");
+                ReadOnlySpan<char> block = rest[..Math.Min(rest.Length, Utf8Transcoder.SixteenChars)];
+                Assert.True(block.ToArray().Count(c => c >= '\u0800') > 2, $"the escaper moves on at {at} of {text.Length}");
+                int slice = Math.Min(rest.Length, 40);
+                slice -= slice < rest.Length && char.IsHighSurrogate(rest[slice - 1]) ? 1 : 0;
+                char[] sliceEscaped = new char[slice * JsonConstants.MaxEscapedCharLength];
+                int sliceLength = StringEscaper.Escape(rest[..slice], sliceEscaped);
+                actual.AddRange(Encoding.UTF8.GetBytes(sliceEscaped, 0, sliceLength));
+                chars += sliceLength;
+                at += slice;
+                continue;
+            }
+
             Assert.InRange(written, consumed, room);
             Assert.False(
                 consumed < rest.Length && char.IsHighSurrogate(rest[consumed - 1]) && char.IsLowSurrogate(rest[consumed]),
@@ -217,7 +251,7 @@ public sealed class WideBlocksTheoryAttribute : TheoryAttribute
     {
         if (!StringEscaper.CanEscapeUtf8)
         {
-            Skip = "The processor lacks AVX-512 VBMI2, which the UTF-8 escaper needs.";
+            Skip = "The processor lacks both AVX-512 VBMI2 and AVX2, one of which the UTF-8 escaper needs.";
         }
     }
 }

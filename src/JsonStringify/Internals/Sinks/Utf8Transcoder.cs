@@ -603,6 +603,51 @@ internal static class Utf8Transcoder
         return EightChars + BitOperations.PopCount(mask);
     }
 
+    /// <summary>Whether blocks of <see cref="SixteenChars"/> chars in 256-bit vectors are there (AVX2), for the
+    /// writer's escaper where the 512-bit blocks are not.</summary>
+    internal static bool HasSixteenCharBlocks => Avx2.IsSupported && Vector256.IsHardwareAccelerated;
+
+    // Chars per 256-bit block: two halves of eight, each packed by a byte shuffle from the table as a 128-bit block is.
+    internal const int SixteenChars = 2 * EightChars;
+
+    /// <summary>The byte shuffles of the two-byte blocks of eight chars, for the 256-bit blocks' encoders.</summary>
+    internal static ref byte TwoByteShuffles => ref MemoryMarshal.GetArrayDataReference(s_shuffles);
+
+    // Writes a block of sixteen chars below U+0800 as UTF-8 at destination, which has room for 32 bytes; returns how
+    // many bytes it took. As the 128-bit EncodeTwoByteBlock, both halves at once.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int EncodeTwoByteBlock(Vector256<ushort> block, ref byte shuffles, ref byte destination)
+    {
+        Debug.Assert(Vector256.LessThanAll(block, Vector256.Create((ushort)0x800)), "each char takes one or two bytes");
+        Vector256<short> twoBytes = Vector256.GreaterThan(block.AsInt16(), Vector256.Create((short)0x7F));
+        Vector256<ushort> encoded = Vector256.ShiftRightLogical(block, 6)
+            | Vector256.ShiftLeft(block & Vector256.Create((ushort)0x3F), 8)
+            | Vector256.Create((ushort)0x80C0);
+        Vector256<byte> lanes = Avx2.BlendVariable(block.AsByte(), encoded.AsByte(), twoBytes.AsByte());
+        return StoreTwoByteLanes(lanes, twoBytes.AsUInt16(), ref shuffles, ref destination);
+    }
+
+    // The 256-bit blocks' two-byte store: each 16-bit lane's first byte, then its second where twoBytes is set (all
+    // ones or zero), each half packed in order by a shuffle from the table (a byte shuffle stays within its half of
+    // the vector), the second half stored where the first one's bytes end; returns how many bytes it took, at most 32.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int StoreTwoByteLanes(Vector256<byte> lanes, Vector256<ushort> twoBytes, ref byte shuffles, ref byte destination)
+    {
+        // Packed to bytes within each half, the mask has the first half's lanes in bits 0 to 7 (and again in 8 to 15),
+        // the second half's in bits 16 to 23 (and 24 to 31).
+        uint mask = Avx2.PackSignedSaturate(twoBytes.AsInt16(), twoBytes.AsInt16()).ExtractMostSignificantBits();
+        uint firstHalf = mask & 0xFF;
+        uint secondHalf = (mask >> 16) & 0xFF;
+        Vector256<byte> shuffle = Vector256.Create(
+            Vector128.LoadUnsafe(ref shuffles, (nuint)(firstHalf * (uint)Vector128<byte>.Count)),
+            Vector128.LoadUnsafe(ref shuffles, (nuint)(secondHalf * (uint)Vector128<byte>.Count)));
+        Vector256<byte> packed = Avx2.Shuffle(lanes, shuffle);
+        int first = EightChars + BitOperations.PopCount(firstHalf);
+        packed.GetLower().StoreUnsafe(ref destination);
+        packed.GetUpper().StoreUnsafe(ref destination, (nuint)first);
+        return first + EightChars + BitOperations.PopCount(secondHalf);
+    }
+
     // Each char as it is, but a surrogate (0xD800 to 0xDFFF) moved below 0x800: plus 0x2800 it wraps to below 0x800,
     // and every other char from U+0800 on stays at or above it. So a block whose values are all below 0x800 holds
     // chars below U+0800 and surrogates only.

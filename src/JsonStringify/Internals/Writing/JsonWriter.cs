@@ -758,6 +758,10 @@ internal sealed partial class JsonWriter
         }
 
         ReadOnlySpan<char> rest = value;
+
+        // How many more chars go through the chars before the UTF-8 escaper is tried again, after it left text to them
+        // (CJK, runs of emoji): a buffer's worth, so that the sink transcodes whole buffers, not one slice at a time.
+        int charsFirst = 0;
         while (!rest.IsEmpty && !IsOverLimit)
         {
             if (utf8 && StartsWithAscii(rest))
@@ -772,11 +776,11 @@ internal sealed partial class JsonWriter
                 continue;
             }
 
-            if (utf8 && StringEscaper.CanEscapeUtf8)
+            if (utf8 && StringEscaper.CanEscapeUtf8 && charsFirst <= 0)
             {
-                // Escaped and encoded in one pass, after the chars before (which end as above). A destination that
-                // gives less room than a block takes (a writer of small segments) has the next slice go through the
-                // chars instead.
+                // Escaped and encoded in one pass, after the chars before (which end as above). Where the escaper
+                // writes nothing (text it leaves to the chars), or the destination gives less room than a block
+                // takes (a writer of small segments), the next buffer's worth goes through the chars instead.
                 Flush();
                 int before = rest.Length;
                 rest = WriteUtf8Slices(rest);
@@ -784,6 +788,8 @@ internal sealed partial class JsonWriter
                 {
                     continue;
                 }
+
+                charsFirst = BufferLength;
             }
 
             // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink nearly
@@ -797,6 +803,7 @@ internal sealed partial class JsonWriter
             int take = SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
             _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
             rest = rest[take..];
+            charsFirst -= take;
         }
 
         WriteChar('"');
@@ -832,10 +839,10 @@ internal sealed partial class JsonWriter
     }
 
     // Slices of a long string straight into a sink that takes UTF-8, escaped and encoded in one pass
-    // (StringEscaper.EscapeUtf8), until the string ends, the output is past the limit, the escaper stops early at a
-    // run of ASCII (or for room), or the sink gives less room than the escaper needs: the caller then chooses how the
-    // rest goes on. A slice is at most a buffer's worth of chars, so that the output goes at most that far past the
-    // limit, as through the chars.
+    // (StringEscaper.EscapeUtf8), until the string ends, the output is past the limit, the escaper stops early at a run
+    // of ASCII, at text it leaves to the chars (or for room), or the sink gives less room than the escaper needs: the
+    // caller then chooses how the rest goes on. A slice is at most a buffer's worth of chars, so that the output goes
+    // at most that far past the limit, as through the chars.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteUtf8Slices(ReadOnlySpan<char> rest)
     {
@@ -850,7 +857,7 @@ internal sealed partial class JsonWriter
             }
 
             int written = StringEscaper.EscapeUtf8(rest[..take], bytes, out int consumed, out int chars);
-            Debug.Assert(consumed > 0, "the room holds a block and an escape, so the escaper moves on");
+            Debug.Assert(consumed > 0 || !Utf8Transcoder.HasWideBlocks, "the room holds a block and an escape, so the 512-bit escaper moves on");
             sink.AdvanceUtf8(written, chars);
             SinkChanged();
             rest = rest[consumed..];

@@ -8,35 +8,48 @@ using System.Runtime.Intrinsics.X86;
 namespace JsonStringify.Internals;
 
 // QuoteJSONString straight into UTF-8, for the text of long strings that is not ASCII: the escape and the encoding
-// in one pass, with the transcoder's 512-bit block encoders.
+// in one pass, with the transcoder's block encoders: blocks of 32 chars with AVX-512 VBMI2, of 16 with AVX2.
 internal static partial class StringEscaper
 {
     /// <summary>The least room with which <see cref="EscapeUtf8"/> moves on: a block's stores, and an escape.</summary>
     public const int MinUtf8Room = Utf8Transcoder.BlockRoom + JsonConstants.MaxEscapedCharLength;
 
-    /// <summary>Whether <see cref="EscapeUtf8"/> can run here: the transcoder's 512-bit blocks are there.</summary>
-    public static bool CanEscapeUtf8 => Utf8Transcoder.HasWideBlocks;
+    // A 16-char block with more chars from U+0800 on than this (CJK, runs of emoji) stops the 256-bit escaper, which
+    // writes each of them on its own: the chars and the transcoder take such text faster.
+    private const int MaxWideCharsPerBlock = 2;
+
+    /// <summary>Whether <see cref="EscapeUtf8"/> can run here: the transcoder's 512-bit blocks, or AVX2, are
+    /// there.</summary>
+    public static bool CanEscapeUtf8 => Utf8Transcoder.HasWideBlocks || Utf8Transcoder.HasSixteenCharBlocks;
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
-    /// <paramref name="destination"/>, in blocks of <see cref="Utf8Transcoder.BlockLength"/> chars, each checked for
-    /// the chars JSON.stringify escapes: a block of chars below U+0800 whose escapes all have a short form is encoded
-    /// whole, its escapes with it; any other block up to its first char to escape, whose escape follows. Stops when
-    /// the value ends, when less than <see cref="MinUtf8Room"/> bytes of room are left, or after
-    /// <see cref="Utf8Transcoder.AsciiBlocksToNarrow"/> blocks in a row of ASCII that needs no escaping, which
-    /// <see cref="EscapeAscii"/> takes faster. A high surrogate at the very end is escaped as unpaired, so callers cut
-    /// long strings between pairs; a block never ends between the two halves of one.
+    /// <paramref name="destination"/>, in blocks of 32 chars (<see cref="Utf8Transcoder.BlockLength"/>, AVX-512) or
+    /// 16 (AVX2), each checked for the chars JSON.stringify escapes: a block of chars below U+0800 whose escapes all
+    /// have a short form is encoded whole, its escapes with it; any other block up to its first char to escape (or, in
+    /// blocks of 16, its first char from U+0800 on), which follows on its own. Stops when the value ends, when less
+    /// than <see cref="MinUtf8Room"/> bytes of room are left, after a run of ASCII that needs no escaping (256 chars in
+    /// blocks of 32, 64 in blocks of 16), which <see cref="EscapeAscii"/> takes faster, and, in blocks of 16, before a
+    /// block with more than two chars from U+0800 on, which the chars and the transcoder take faster (so it may write
+    /// nothing). A high surrogate at the very end is escaped as unpaired, so callers cut long strings between pairs; a
+    /// block never ends between the two halves of one.
     /// </summary>
     /// <param name="value">The chars to escape.</param>
     /// <param name="destination">Where the UTF-8 goes.</param>
     /// <param name="consumed">How many chars of <paramref name="value"/> were written.</param>
     /// <param name="chars">How many chars of output they are: the chars consumed and what their escapes add.</param>
     /// <returns>The number of bytes written.</returns>
-    /// <remarks>Optimised from its first call and never inlined, as the transcoder is, for the same reasons.</remarks>
+    public static int EscapeUtf8(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars) =>
+        Utf8Transcoder.HasWideBlocks
+            ? EscapeUtf8In32CharBlocks(value, destination, out consumed, out chars)
+            : EscapeUtf8In16CharBlocks(value, destination, out consumed, out chars);
+
+    // EscapeUtf8 with AVX-512 VBMI2. Optimised from its first call and never inlined, as the transcoder is, for the
+    // same reasons.
     [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
-    public static int EscapeUtf8(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars)
+    private static int EscapeUtf8In32CharBlocks(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars)
     {
-        Debug.Assert(CanEscapeUtf8, "only where the 512-bit blocks are");
+        Debug.Assert(Utf8Transcoder.HasWideBlocks, "only where the 512-bit blocks are");
         const int Lanes = Utf8Transcoder.BlockLength;
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         ref byte target = ref MemoryMarshal.GetReference(destination);
@@ -179,6 +192,223 @@ internal static partial class StringEscaper
         consumed = i;
         chars = i + added;
         return w;
+    }
+
+    // EscapeUtf8 with AVX2: blocks of 16 chars. A block below U+0800 is one of two-byte lanes as in blocks of 32 (its
+    // short escapes looked up by a byte shuffle, which reads a lane's low four bits, so only controls below 0x10 can
+    // have one); any other block is written up to its first char to escape or from U+0800 on, and that char (or pair)
+    // on its own after it, the next block starting after it.
+    [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
+    private static int EscapeUtf8In16CharBlocks(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars)
+    {
+        Debug.Assert(Utf8Transcoder.HasSixteenCharBlocks, "only where AVX2 is");
+        const int Lanes = Utf8Transcoder.SixteenChars;
+        // ASCII through the two-byte encoder costs more than EscapeAscii's narrowing, and words in another script
+        // rarely run this long: four blocks, 64 chars.
+        const int AsciiBlocksToStop = 4;
+        ref byte shuffles = ref Utf8Transcoder.TwoByteShuffles;
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref byte target = ref MemoryMarshal.GetReference(destination);
+        int length = value.Length;
+        int lastStart = destination.Length - MinUtf8Room;
+        int i = 0;
+        int w = 0;
+        int added = 0;
+        int asciiBlocks = 0;
+        while (i < length && w <= lastStart)
+        {
+            // The common blocks first, in a loop of their own: all lanes the value's, each from ' ' to U+07FF and
+            // neither '"' nor '\\'. ASCII goes through the two-byte encoder too (no lane takes two bytes), counted
+            // so that a long enough run of it stops the escaper.
+            while (length - i >= Lanes && w <= lastStart)
+            {
+                Vector256<ushort> common = Vector256.LoadUnsafe(ref source, (nuint)i);
+                Vector256<ushort> outside = Vector256.GreaterThan(
+                        common - Vector256.Create((ushort)' '), Vector256.Create((ushort)(0x800 - ' ' - 1)))
+                    | Vector256.Equals(common, Vector256.Create((ushort)'"'))
+                    | Vector256.Equals(common, Vector256.Create((ushort)'\\'));
+                if (outside != Vector256<ushort>.Zero)
+                {
+                    break;
+                }
+
+                int encoded = Utf8Transcoder.EncodeTwoByteBlock(common, ref shuffles, ref Unsafe.Add(ref target, w));
+                asciiBlocks = encoded == Lanes ? asciiBlocks + 1 : 0;
+                w += encoded;
+                i += Lanes;
+                if (asciiBlocks == AsciiBlocksToStop)
+                {
+                    goto Stop;
+                }
+            }
+
+            if (i >= length || w > lastStart)
+            {
+                break;
+            }
+
+            // The value's chars in this block: all its lanes, or at the value's end the first few, the others spaces
+            // (one byte each, which w leaves out, and nothing to escape).
+            int count = Math.Min(Lanes, length - i);
+            Vector256<ushort> block = count == Lanes
+                ? Vector256.LoadUnsafe(ref source, (nuint)i)
+                : LoadFirstLanes(ref Unsafe.Add(ref source, i), count);
+            int filler = Lanes - count;
+            Vector256<ushort> controls = Vector256.LessThan(block, Vector256.Create((ushort)' '));
+            Vector256<ushort> escaped = controls
+                | Vector256.Equals(block, Vector256.Create((ushort)'"'))
+                | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
+            if (Vector256.LessThanAll(block, Vector256.Create((ushort)0x800)))
+            {
+                if (escaped == Vector256<ushort>.Zero)
+                {
+                    if ((block & Vector256.Create((ushort)0xFF80)) == Vector256<ushort>.Zero)
+                    {
+                        Sse2.PackUnsignedSaturate(block.GetLower().AsInt16(), block.GetUpper().AsInt16())
+                            .StoreUnsafe(ref Unsafe.Add(ref target, w));
+                        i += count;
+                        w += count;
+                        if (++asciiBlocks == AsciiBlocksToStop)
+                        {
+                            break;
+                        }
+
+                        continue;
+                    }
+
+                    asciiBlocks = 0;
+                    w += Utf8Transcoder.EncodeTwoByteBlock(block, ref shuffles, ref Unsafe.Add(ref target, w)) - filler;
+                    i += count;
+                    continue;
+                }
+
+                // Each lane's letter by its low four bits; a control from 0x10 on has none, whatever the table says.
+                Vector256<ushort> letters = Avx2.Shuffle(ControlLettersBelow0x10, block.AsByte()).AsUInt16();
+                Vector256<ushort> shortForm = Vector256.LessThan(block, Vector256.Create((ushort)0x10))
+                    & ~Vector256.Equals(letters, Vector256<ushort>.Zero);
+                if (Vector256.AndNot(controls, shortForm) == Vector256<ushort>.Zero)
+                {
+                    asciiBlocks = 0;
+                    Vector256<ushort> notAscii = Vector256.GreaterThan(block.AsInt16(), Vector256.Create((short)0x7F)).AsUInt16();
+                    Vector256<ushort> lead = Vector256.ConditionalSelect(
+                        notAscii,
+                        Vector256.ShiftRightLogical(block, 6) | Vector256.Create((ushort)0xC0),
+                        Vector256.ConditionalSelect(escaped, Vector256.Create((ushort)'\\'), block));
+                    Vector256<ushort> second = Vector256.ConditionalSelect(
+                        notAscii,
+                        (block & Vector256.Create((ushort)0x3F)) | Vector256.Create((ushort)0x80),
+                        Vector256.ConditionalSelect(controls, letters, block));
+                    Vector256<byte> lanes = (lead | Vector256.ShiftLeft(second, 8)).AsByte();
+                    w += Utf8Transcoder.StoreTwoByteLanes(lanes, notAscii | escaped, ref shuffles, ref Unsafe.Add(ref target, w)) - filler;
+                    added += BitOperations.PopCount(escaped.AsByte().ExtractMostSignificantBits()) / sizeof(ushort);
+                    i += count;
+                    continue;
+                }
+            }
+
+            asciiBlocks = 0;
+            Vector256<ushort> wide = Vector256.GreaterThanOrEqual(block, Vector256.Create((ushort)0x800));
+            uint wideBytes = wide.AsByte().ExtractMostSignificantBits();
+            if (BitOperations.PopCount(wideBytes) > MaxWideCharsPerBlock * sizeof(ushort))
+            {
+                break;
+            }
+
+            // The chars before the first to escape or from U+0800 on (filler lanes are neither): two-byte lanes, those
+            // from take on NUL, one byte each, which w leaves out.
+            int take = BitOperations.TrailingZeroCount((escaped | wide).AsByte().ExtractMostSignificantBits()) / sizeof(ushort);
+            Debug.Assert(take < count, "a block that is not all below U+0800 without escapes has a char that stops it");
+            if (take > 0)
+            {
+                Vector256<ushort> kept = Vector256.LessThan(Vector256<ushort>.Indices, Vector256.Create((ushort)take));
+                w += Utf8Transcoder.EncodeTwoByteBlock(block & kept, ref shuffles, ref Unsafe.Add(ref target, w)) - (Lanes - take);
+                i += take;
+            }
+
+            ushort c = Unsafe.Add(ref source, i);
+            if (c < 0x80)
+            {
+                // A char to escape: its escape is ASCII, as many chars of output as bytes.
+                int escapeLength = EscapeAsciiOne(c, ref Unsafe.Add(ref target, w));
+                w += escapeLength;
+                added += escapeLength - 1;
+                i++;
+            }
+            else if (!char.IsSurrogate((char)c))
+            {
+                w += EncodeThreeBytes(c, ref Unsafe.Add(ref target, w));
+                i++;
+            }
+            else if (char.IsHighSurrogate((char)c) && i + 1 < length && char.IsLowSurrogate((char)Unsafe.Add(ref source, i + 1)))
+            {
+                w += EncodePair(c, Unsafe.Add(ref source, i + 1), ref Unsafe.Add(ref target, w));
+                i += 2;
+            }
+            else
+            {
+                w += EscapeUnpairedSurrogate(c, ref Unsafe.Add(ref target, w));
+                added += JsonConstants.MaxEscapedCharLength - 1;
+                i++;
+            }
+        }
+
+    Stop:
+        consumed = i;
+        chars = i + added;
+        return w;
+    }
+
+    // The first count chars at chars in a 256-bit block, the other lanes spaces. A masked load of the whole pairs of
+    // chars, and the last char on its own where count is odd: nothing past those chars is read, and no call is made,
+    // which would have the loop's variables kept in memory across it.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static unsafe Vector256<ushort> LoadFirstLanes(ref ushort chars, int count)
+    {
+        Debug.Assert(count is > 0 and < 16, "part of a block");
+        Vector256<ushort> block;
+        fixed (ushort* first = &chars)
+        {
+            Vector256<uint> wholePairs = Vector256.LessThan(Vector256<uint>.Indices, Vector256.Create((uint)(count / 2)));
+            block = Avx2.MaskLoad((uint*)first, wholePairs).AsUInt16();
+        }
+
+        Vector256<ushort> last = Vector256.Equals(Vector256<ushort>.Indices, Vector256.Create((ushort)(count - 1)));
+        block = Vector256.ConditionalSelect(last, Vector256.Create(Unsafe.Add(ref chars, count - 1)), block);
+        Vector256<ushort> taken = Vector256.LessThan(Vector256<ushort>.Indices, Vector256.Create((ushort)count));
+        return Vector256.ConditionalSelect(taken, block, Vector256.Create((ushort)' '));
+    }
+
+    // For each char from 0x00 to 0x0F (indexed by a byte's low four bits, in each half), the letter of its short
+    // escape, the spec's table in QuoteJSONString; 0 for those escaped as \u00XX.
+    private static Vector256<byte> ControlLettersBelow0x10
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector256.Create(
+            (byte)0, 0, 0, 0, 0, 0, 0, 0, (byte)'b', (byte)'t', (byte)'n', 0, (byte)'f', (byte)'r', 0, 0,
+            0, 0, 0, 0, 0, 0, 0, 0, (byte)'b', (byte)'t', (byte)'n', 0, (byte)'f', (byte)'r', 0, 0);
+    }
+
+    // Writes a char from U+0800 on that is not a surrogate as its three UTF-8 bytes at target.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeThreeBytes(ushort c, ref byte target)
+    {
+        Debug.Assert(c >= 0x800 && !char.IsSurrogate((char)c), "a three-byte char");
+        target = (byte)(0xE0 | (c >> 12));
+        Unsafe.Add(ref target, 1) = (byte)(0x80 | ((c >> 6) & 0x3F));
+        Unsafe.Add(ref target, 2) = (byte)(0x80 | (c & 0x3F));
+        return 3;
+    }
+
+    // Writes the code point of a surrogate pair as its four UTF-8 bytes at target.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodePair(ushort high, ushort low, ref byte target)
+    {
+        int codePoint = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00);
+        target = (byte)(0xF0 | (codePoint >> 18));
+        Unsafe.Add(ref target, 1) = (byte)(0x80 | ((codePoint >> 12) & 0x3F));
+        Unsafe.Add(ref target, 2) = (byte)(0x80 | ((codePoint >> 6) & 0x3F));
+        Unsafe.Add(ref target, 3) = (byte)(0x80 | (codePoint & 0x3F));
+        return 4;
     }
 
     // For each control char (indexed by its value; the permute reads the low five bits of each lane), the letter of
