@@ -262,21 +262,9 @@ internal static partial class StringEscaper
             {
                 if (escaped == Vector256<ushort>.Zero)
                 {
-                    if ((block & Vector256.Create((ushort)0xFF80)) == Vector256<ushort>.Zero)
-                    {
-                        Sse2.PackUnsignedSaturate(block.GetLower().AsInt16(), block.GetUpper().AsInt16())
-                            .StoreUnsafe(ref Unsafe.Add(ref target, w));
-                        i += count;
-                        w += count;
-                        if (++asciiBlocks == AsciiBlocksToStop)
-                        {
-                            break;
-                        }
-
-                        continue;
-                    }
-
-                    asciiBlocks = 0;
+                    // Only the value's last chars, fewer than a block, come here clean: the loop above takes every
+                    // whole block that is.
+                    Debug.Assert(count < Lanes, "whole clean blocks go through the loop of common blocks");
                     w += Utf8Transcoder.EncodeTwoByteBlock(block, ref shuffles, ref Unsafe.Add(ref target, w)) - filler;
                     i += count;
                     continue;
