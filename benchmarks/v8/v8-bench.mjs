@@ -11,7 +11,8 @@
 // stringified as `--ab` times a side: batches of 10 calls for half the timed part untimed, then for the timed part
 // (2 s unless --seconds says otherwise) each call timed on its own. It prints each document's best call in µs as a
 // Markdown table, and with --json writes them to FILE for the benchmark runner (`--ab jint --v8 FILE`), which puts
-// them beside ours. Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile").
+// them beside ours. Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"), or
+// "file:<path>" for any JSON file, as `--ab` takes them.
 //
 // Scenarios (--scenarios): the classic three compact, with space 2 and with replacers, the generated tables and the
 // small documents, each timed for about 300 ms nine times; the median per-call time and the output throughput. The
@@ -21,17 +22,24 @@
 // Serving (--serve): the benchmark runner's `--ab ... --v8 live` starts the script this way and has V8 take turns with
 // the sides it compares, so that all of them are timed in the same minute of the machine. It reads one command per line
 // on stdin and answers each with one line on stdout:
-//   load <document> <space> utf8|string   parses the document; answers the length of its JSON.stringify result, in
-//                                         UTF-8 bytes or in UTF-16 units, for the runner to check against its sides'.
+//   load <space> utf8|string <document>   parses the document (a name, or file:<path> to the end of the line);
+//                                         answers the length of its JSON.stringify result, in UTF-8 bytes or in
+//                                         UTF-16 units, for the runner to check against its sides'.
 //   run <seconds> timed|untimed           stringifies it in batches of 10 calls for that long, as bestCall does;
 //                                         answers the best call in ns (timed) or 0.
 // It ends when stdin closes.
 
 import { createInterface } from 'node:readline';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const testdata = new URL('../../testdata/', import.meta.url);
 const read = (file) => readFileSync(new URL(file, testdata), 'utf8');
+
+// A document named "file:<path>": any JSON file, read from its path.
+const filePrefix = 'file:';
+const isFile = (name) => name.startsWith(filePrefix);
+const readDocument = (name) => (isFile(name) ? readFileSync(name.slice(filePrefix.length), 'utf8') : read(name + '.json'));
 
 function generateTable(rows, columns, seed) {
   let state = seed >>> 0;
@@ -92,6 +100,11 @@ const documents = [
     .map((file) => 'corpus/' + file.slice(0, -'.json'.length)),
   'canada', 'citm_catalog', 'twitter',
 ];
+
+// Whether the script can serve the document: one of the suite's, or a file that exists.
+function isDocument(name) {
+  return documents.includes(name) || (isFile(name) && existsSync(name.slice(filePrefix.length)));
+}
 
 function runScenarios() {
   const scenarios = [];
@@ -157,7 +170,7 @@ function bestCall(fn, seconds) {
 
 // A call of JSON.stringify on the document, parsed once, with the given indentation.
 function stringifier(name, space) {
-  const doc = JSON.parse(read(name + '.json'));
+  const doc = JSON.parse(readDocument(name));
   return space === 0 ? () => JSON.stringify(doc) : () => JSON.stringify(doc, null, space);
 }
 
@@ -184,17 +197,16 @@ async function serve() {
   let fn = null;
   const answer = (text) => process.stdout.write(text + '\n');
   for await (const line of createInterface({ input: process.stdin, crlfDelay: Infinity })) {
-    const [command, ...rest] = line.trim().split(/\s+/);
-    const space = Number(rest[1]);
-    if (command === 'load' && rest.length === 3 && documents.includes(rest[0]) && Number.isInteger(space) && space >= 0
-      && space <= 10 && (rest[2] === 'utf8' || rest[2] === 'string')) {
-      fn = stringifier(rest[0], space);
+    // A file's path may hold spaces, so the document is the rest of the line.
+    const load = /^load\s+(\d+)\s+(utf8|string)\s+(.+)$/.exec(line.trim());
+    const run = /^run\s+(\S+)\s+(timed|untimed)$/.exec(line.trim());
+    if (load && Number(load[1]) <= 10 && isDocument(load[3])) {
+      fn = stringifier(load[3], Number(load[1]));
       const text = fn();
-      answer(String(rest[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
-    } else if (command === 'run' && rest.length === 2 && Number(rest[0]) > 0 && (rest[1] === 'timed' || rest[1] === 'untimed')
-      && fn !== null) {
-      const timed = rest[1] === 'timed';
-      const best = timeCalls(fn, BigInt(Math.round(Number(rest[0]) * 1e9)), timed);
+      answer(String(load[2] === 'string' ? text.length : Buffer.byteLength(text, 'utf8')));
+    } else if (run && Number(run[1]) > 0 && fn !== null) {
+      const timed = run[2] === 'timed';
+      const best = timeCalls(fn, BigInt(Math.round(Number(run[1]) * 1e9)), timed);
       answer(String(timed ? best : 0));
     } else {
       answer(`error: cannot do '${line}'`);
@@ -237,10 +249,11 @@ for (let i = 0; i < args.length; i++) {
     serving = true;
   } else if (arg.startsWith('--')) {
     fail(`Unknown option '${arg}'.`);
-  } else if (documents.includes(arg)) {
-    names.push(arg);
+  } else if (isDocument(arg)) {
+    // A file by its full path, as the runner names it, so that its figure in a --json file is found.
+    names.push(isFile(arg) ? filePrefix + resolve(arg.slice(filePrefix.length)) : arg);
   } else {
-    fail(`No document named '${arg}'. Documents are ${documents.join(', ')}.`);
+    fail(`No document named '${arg}'. Documents are ${documents.join(', ')}, and file:<path> for a JSON file that exists.`);
   }
 }
 
