@@ -65,9 +65,6 @@ public static class AbRunner
     // A corpus document rebuilt in script by assignment (testdata/rebuild.js).
     private const string BuiltPrefix = "built:";
 
-    // A document read from a JSON file anywhere, by its path.
-    private const string FilePrefix = "file:";
-
     // The name that puts this build's own string result on the other side.
     private const string OwnString = "string";
 
@@ -367,15 +364,10 @@ public static class AbRunner
     // "file:"), or null when there is none.
     private static string? CanonicalName(string name)
     {
-        if (IsFile(name))
-        {
-            string path = name[FilePrefix.Length..];
-            return File.Exists(path) ? FilePrefix + Path.GetFullPath(path) : null;
-        }
-
         try
         {
-            string canonical = Corpus.Name(Corpus.Find(WithoutBuiltPrefix(name)));
+            string found = Corpus.Find(WithoutBuiltPrefix(name));
+            string canonical = IsFile(WithoutBuiltPrefix(name)) ? Corpus.FilePrefix + found : Corpus.Name(found);
             return IsBuilt(name) ? BuiltPrefix + canonical : canonical;
         }
         catch (ArgumentException)
@@ -386,7 +378,7 @@ public static class AbRunner
 
     private static bool IsBuilt(string name) => name.StartsWith(BuiltPrefix, StringComparison.Ordinal);
 
-    private static bool IsFile(string name) => name.StartsWith(FilePrefix, StringComparison.Ordinal);
+    private static bool IsFile(string name) => name.StartsWith(Corpus.FilePrefix, StringComparison.Ordinal);
 
     private static string WithoutBuiltPrefix(string name) => IsBuilt(name) ? name[BuiltPrefix.Length..] : name;
 
@@ -401,9 +393,7 @@ public static class AbRunner
         double[] best)
     {
         using var engine = new Engine();
-        JsValue value = IsFile(document)
-            ? Corpus.Parse(engine, File.ReadAllText(document[FilePrefix.Length..]))
-            : Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
+        JsValue value = Corpus.ParseFile(engine, Corpus.Find(WithoutBuiltPrefix(document)));
         if (IsBuilt(document))
         {
             value = Corpus.Rebuild(engine, value, "assigned");

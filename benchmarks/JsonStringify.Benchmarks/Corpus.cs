@@ -25,14 +25,29 @@ public static class Corpus
     /// <summary>Every document: the classic ones, then the wider corpus.</summary>
     public static IEnumerable<string> All => Files.Concat(Wide);
 
+    /// <summary>How a document that is any JSON file is named: this, then the file's path.</summary>
+    public const string FilePrefix = "file:";
+
     /// <summary>The short name of a document: its path under testdata/ without the extension.</summary>
     public static string Name(string file) => Path.ChangeExtension(file, null);
 
-    /// <summary>The document whose <see cref="Name"/> or file name is <paramref name="name"/>.</summary>
-    public static string Find(string name) =>
-        All.FirstOrDefault(file => Name(file) == name || Path.GetFileNameWithoutExtension(file) == name)
-        ?? throw new ArgumentException($"No document named '{name}' in the corpus.", nameof(name));
+    /// <summary>
+    /// The document whose <see cref="Name"/> or file name is <paramref name="name"/>; for <see cref="FilePrefix"/> and a
+    /// path, the full path of that file.
+    /// </summary>
+    public static string Find(string name)
+    {
+        if (name.StartsWith(FilePrefix, StringComparison.Ordinal))
+        {
+            string path = name[FilePrefix.Length..];
+            return File.Exists(path) ? Path.GetFullPath(path) : throw new ArgumentException($"No file at '{path}'.", nameof(name));
+        }
 
+        return All.FirstOrDefault(file => Name(file) == name || Path.GetFileNameWithoutExtension(file) == name)
+            ?? throw new ArgumentException($"No document named '{name}' in the corpus.", nameof(name));
+    }
+
+    /// <summary>A document that <see cref="Find"/> found: a file under testdata/, or a file's full path.</summary>
     public static string Read(string file) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "testdata", file));
 
     public static JsValue Parse(Engine engine, string json) =>

@@ -5,6 +5,7 @@ using System.Reflection;
 using System.Reflection.PortableExecutable;
 using System.Runtime;
 using System.Text;
+using System.Text.RegularExpressions;
 using Jint;
 using Jint.Native;
 
@@ -30,14 +31,14 @@ namespace JsonStringify.Benchmarks;
 /// round, each side's best call; a process passes when our best call of all three rounds is no slower than Jint's.
 /// Here the two sides compete for the runtime's recompiling of hot code, which goes by calls and elapsed time.</item>
 /// </list>
-/// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"), as separate arguments or joined
-/// by commas; <c>--processes N</c> sets the number of processes per side, or with <c>--alternate</c> the number of
+/// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"), or "file:" and a JSON file's
+/// path, as separate arguments or joined by commas; <c>--processes N</c> sets the number of processes per side, or with <c>--alternate</c> the number of
 /// processes (10 by default). The environment is passed on to every child, so a configuration is chosen by how this
 /// program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or a ReadyToRun build
 /// (see benchmarks/README.md). <c>--trace DIR</c> has each child write what the runtime compiled, and when it paused
 /// its compiling, into a file of its own in DIR (<see cref="TieringTrace"/>).
 /// </summary>
-public static class WarmupRunner
+public static partial class WarmupRunner
 {
     /// <summary>The first argument of a child process: <c>--warmup-child mode side output documents</c>.</summary>
     public const string ChildArgument = "--warmup-child";
@@ -121,7 +122,7 @@ public static class WarmupRunner
 
         foreach (string scenario in scenarios)
         {
-            foreach (string document in scenario.Split(':'))
+            foreach (string document in DocumentsOf(scenario, late))
             {
                 _ = Corpus.Find(document);
             }
@@ -256,7 +257,7 @@ public static class WarmupRunner
                 .Select(block => Statistics.Median(runs.Select(r => r[$"block{block}"])).ToString("F0", CultureInfo.InvariantCulture)));
             Console.WriteLine(string.Create(
                 CultureInfo.InvariantCulture,
-                $"| {pair.Replace(":", " → ", StringComparison.Ordinal)} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "window")} | {Spread(runs, "steady")} | {Statistics.Median(window):F2} ({window.Min():F2}–{window.Max():F2}) | {window.Count(r => r <= 1.25)}/{runs.Count} | {blocks} |"));
+                $"| {string.Join(" → ", DocumentsOf(pair, late: true))} | {Label(side)} | {Spread(runs, "first")} | {Spread(runs, "window")} | {Spread(runs, "steady")} | {Statistics.Median(window):F2} ({window.Min():F2}–{window.Max():F2}) | {window.Count(r => r <= 1.25)}/{runs.Count} | {blocks} |"));
         }
     }
 
@@ -268,11 +269,29 @@ public static class WarmupRunner
         return string.Create(CultureInfo.InvariantCulture, $"{Statistics.Median(values):F1} ({values.Min():F1}–{values.Max():F1})");
     }
 
+    // The documents of a scenario: one, or for --late-shape the two of a pair, "first:second", either of which may be
+    // "file:" and a path (one without a colon).
+    private static string[] DocumentsOf(string scenario, bool late)
+    {
+        if (!late)
+        {
+            return [scenario];
+        }
+
+        Match pair = LatePair().Match(scenario);
+        return pair.Success
+            ? [pair.Groups["first"].Value, pair.Groups["second"].Value]
+            : throw new ArgumentException($"--late-shape takes pairs of documents, first:second, not '{scenario}'.", nameof(scenario));
+    }
+
+    [GeneratedRegex("^(?<first>(?:file:)?[^:]+):(?<second>(?:file:)?[^:]+)$")]
+    private static partial Regex LatePair();
+
     // One process: serves the documents on one side and prints "key=µs" pairs on one line.
     private static void RunChild(string mode, string side, string output, string scenario)
     {
         using var engine = new Engine();
-        JsValue[] documents = [.. scenario.Split(':').Select(name => Corpus.ParseFile(engine, Corpus.Find(name)))];
+        JsValue[] documents = [.. DocumentsOf(scenario, mode == "late").Select(name => Corpus.ParseFile(engine, Corpus.Find(name)))];
         var writer = new ArrayBufferWriter<byte>(1 << 24);
         var builtin = new Jint.Native.Json.JsonSerializer(engine);
         var ours = new JsonSerializer(engine);
