@@ -32,8 +32,8 @@ public static class Corpus
     public static string Name(string file) => Path.ChangeExtension(file, null);
 
     /// <summary>
-    /// The document whose <see cref="Name"/> or file name is <paramref name="name"/>; for <see cref="FilePrefix"/> and a
-    /// path, the full path of that file.
+    /// The document whose <see cref="Name"/> or file name is <paramref name="name"/>; for <see cref="FilePrefix"/> and
+    /// a path, the full path of that file.
     /// </summary>
     public static string Find(string name)
     {
@@ -47,7 +47,10 @@ public static class Corpus
             ?? throw new ArgumentException($"No document named '{name}' in the corpus.", nameof(name));
     }
 
-    /// <summary>A document that <see cref="Find"/> found: a file under testdata/, or a file's full path.</summary>
+    /// <summary>
+    /// A document that <see cref="Find"/> found: a file under testdata/, or a file's full path, which
+    /// <see cref="Path.Combine(string, string, string)"/> returns as it is.
+    /// </summary>
     public static string Read(string file) => File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "testdata", file));
 
     public static JsValue Parse(Engine engine, string json) =>

@@ -32,11 +32,11 @@ namespace JsonStringify.Benchmarks;
 /// Here the two sides compete for the runtime's recompiling of hot code, which goes by calls and elapsed time.</item>
 /// </list>
 /// Names are paths under testdata/ without the extension ("twitter", "corpus/lockfile"), or "file:" and a JSON file's
-/// path, as separate arguments or joined by commas; <c>--processes N</c> sets the number of processes per side, or with <c>--alternate</c> the number of
-/// processes (10 by default). The environment is passed on to every child, so a configuration is chosen by how this
-/// program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll --warmup</c>, or a ReadyToRun build
-/// (see benchmarks/README.md). <c>--trace DIR</c> has each child write what the runtime compiled, and when it paused
-/// its compiling, into a file of its own in DIR (<see cref="TieringTrace"/>).
+/// path, as separate arguments or joined by commas; <c>--processes N</c> sets the number of processes per side, or with
+/// <c>--alternate</c> the number of processes (10 by default). The environment is passed on to every child, so a
+/// configuration is chosen by how this program is started: <c>DOTNET_TieredPGO=0 dotnet JsonStringify.Benchmarks.dll
+/// --warmup</c>, or a ReadyToRun build (see benchmarks/README.md). <c>--trace DIR</c> has each child write what the
+/// runtime compiled, and when it paused its compiling, into a file of its own in DIR (<see cref="TieringTrace"/>).
 /// </summary>
 public static partial class WarmupRunner
 {
