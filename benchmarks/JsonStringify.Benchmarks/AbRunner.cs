@@ -366,8 +366,9 @@ public static class AbRunner
     {
         try
         {
-            string found = Corpus.Find(WithoutBuiltPrefix(name));
-            string canonical = IsFile(WithoutBuiltPrefix(name)) ? Corpus.FilePrefix + found : Corpus.Name(found);
+            string document = WithoutBuiltPrefix(name);
+            string found = Corpus.Find(document);
+            string canonical = Corpus.IsFile(document) ? Corpus.FilePrefix + found : Corpus.Name(found);
             return IsBuilt(name) ? BuiltPrefix + canonical : canonical;
         }
         catch (ArgumentException)
@@ -377,8 +378,6 @@ public static class AbRunner
     }
 
     private static bool IsBuilt(string name) => name.StartsWith(BuiltPrefix, StringComparison.Ordinal);
-
-    private static bool IsFile(string name) => name.StartsWith(Corpus.FilePrefix, StringComparison.Ordinal);
 
     private static string WithoutBuiltPrefix(string name) => IsBuilt(name) ? name[BuiltPrefix.Length..] : name;
 

@@ -28,6 +28,9 @@ public static class Corpus
     /// <summary>How a document that is any JSON file is named: this, then the file's path.</summary>
     public const string FilePrefix = "file:";
 
+    /// <summary>Whether <paramref name="name"/> names a JSON file by its path (<see cref="FilePrefix"/>).</summary>
+    public static bool IsFile(string name) => name.StartsWith(FilePrefix, StringComparison.Ordinal);
+
     /// <summary>The short name of a document: its path under testdata/ without the extension.</summary>
     public static string Name(string file) => Path.ChangeExtension(file, null);
 
@@ -37,7 +40,7 @@ public static class Corpus
     /// </summary>
     public static string Find(string name)
     {
-        if (name.StartsWith(FilePrefix, StringComparison.Ordinal))
+        if (IsFile(name))
         {
             string path = name[FilePrefix.Length..];
             return File.Exists(path) ? Path.GetFullPath(path) : throw new ArgumentException($"No file at '{path}'.", nameof(name));
