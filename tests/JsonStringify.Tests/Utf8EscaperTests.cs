@@ -124,6 +124,38 @@ public class Utf8EscaperTests
     }
 
     [WideBlocksTheory]
+    [InlineData('\u2014')]
+    [InlineData('\u2026')]
+    [InlineData('\u2019')]
+    [InlineData('\u0800')]
+    [InlineData('\uFFFF')]
+    public void OneOrTwoCharsFromU0800AtEveryLaneOfABlock(char wide)
+    {
+        // Among Cyrillic and among ASCII, one char from U+0800 on at each lane of the first blocks, then a second one
+        // after it at every distance; values that end at every lane, so that the last block is part of one; after no
+        // escape, or after one that moves the blocks on by a char. AssertSame also checks that none of it is left to
+        // the chars.
+        foreach (char other in new[] { '\u0416', 'x' })
+        {
+            foreach (string before in new[] { string.Empty, "\n" })
+            {
+                for (int at = 0; at < 40; at++)
+                {
+                    for (int second = at + 1; second < 40; second += 3)
+                    {
+                        char[] text = [.. before, .. Enumerable.Repeat(other, 41)];
+                        text[before.Length + at] = wide;
+                        AssertSame(text.AsSpan(0, before.Length + second), (text.Length * 6) + StringEscaper.MinUtf8Room);
+                        text[before.Length + second] = wide;
+                        AssertSame(text, (text.Length * 6) + StringEscaper.MinUtf8Room);
+                        AssertSame(text, StringEscaper.MinUtf8Room);
+                    }
+                }
+            }
+        }
+    }
+
+    [WideBlocksTheory]
     [InlineData("\u3042")]
     [InlineData("\u2014")]
     [InlineData("\uD83D\uDE00")]

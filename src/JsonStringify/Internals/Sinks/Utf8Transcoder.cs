@@ -648,6 +648,15 @@ internal static class Utf8Transcoder
         return first + EightChars + BitOperations.PopCount(secondHalf);
     }
 
+    /// <summary>
+    /// Writes eight chars of any width but no surrogate as UTF-8 at <paramref name="destination"/>, which has room for
+    /// 32 bytes (its stores reach up to 12 bytes past the bytes written); returns how many bytes it took. For the
+    /// writer's escaper of long strings, where a block of 16 has a few chars from U+0800 on among the others.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int EncodeEightChars(Vector128<ushort> block, ref byte shuffles, ref byte destination) =>
+        EncodeMixedBlock(block, pairs: false, default, default, default, ref shuffles, ref destination);
+
     // Each char as it is, but a surrogate (0xD800 to 0xDFFF) moved below 0x800: plus 0x2800 it wraps to below 0x800,
     // and every other char from U+0800 on stays at or above it. So a block whose values are all below 0x800 holds
     // chars below U+0800 and surrogates only.

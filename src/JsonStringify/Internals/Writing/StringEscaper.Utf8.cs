@@ -24,15 +24,16 @@ internal static partial class StringEscaper
 
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
-    /// <paramref name="destination"/>, in blocks of 32 chars (<see cref="Utf8Transcoder.BlockLength"/>, AVX-512) or
-    /// 16 (AVX2), each checked for the chars JSON.stringify escapes: a block of chars below U+0800 whose escapes all
-    /// have a short form is encoded whole, its escapes with it; any other block up to its first char to escape (or, in
-    /// blocks of 16, its first char from U+0800 on), which follows on its own. Stops when the value ends, when less
-    /// than <see cref="MinUtf8Room"/> bytes of room are left, after a run of ASCII that needs no escaping (256 chars in
-    /// blocks of 32, 64 in blocks of 16), which <see cref="EscapeAscii"/> takes faster, and, in blocks of 16, before a
-    /// block with more than two chars from U+0800 on, which the chars and the transcoder take faster (so it may write
-    /// nothing). A high surrogate at the very end is escaped as unpaired, so callers cut long strings between pairs; a
-    /// block never ends between the two halves of one.
+    /// <paramref name="destination"/>, in blocks of 32 chars (<see cref="Utf8Transcoder.BlockLength"/>, AVX-512) or 16
+    /// (AVX2), each checked for the chars JSON.stringify escapes: a block of chars below U+0800 whose escapes all have
+    /// a short form is encoded whole, its escapes with it, and in blocks of 16 so is one with no char to escape and one
+    /// or two chars from U+0800 on; any other block up to its first char to escape (or, in blocks of 16, its first char
+    /// from U+0800 on), which follows on its own. Stops when the value ends, when less than <see cref="MinUtf8Room"/>
+    /// bytes of room are left, after a run of ASCII that needs no escaping (256 chars in blocks of 32, 64 in blocks of
+    /// 16), which <see cref="EscapeAscii"/> takes faster, and, in blocks of 16, before a block with more than two chars
+    /// from U+0800 on, which the chars and the transcoder take faster (so it may write nothing). A high surrogate at
+    /// the very end is escaped as unpaired, so callers cut long strings between pairs; a block never ends between the
+    /// two halves of one.
     /// </summary>
     /// <param name="value">The chars to escape.</param>
     /// <param name="destination">Where the UTF-8 goes.</param>
@@ -196,8 +197,9 @@ internal static partial class StringEscaper
 
     // EscapeUtf8 with AVX2: blocks of 16 chars. A block below U+0800 is one of two-byte lanes as in blocks of 32 (its
     // short escapes looked up by a byte shuffle, which reads a lane's low four bits, so only controls below 0x10 can
-    // have one); any other block is written up to its first char to escape or from U+0800 on, and that char (or pair)
-    // on its own after it, the next block starting after it.
+    // have one); a block with one or two chars from U+0800 on, no surrogate and nothing to escape, in 32-bit lanes a
+    // half at a time; any other block is written up to its first char to escape or from U+0800 on, and that char (or
+    // pair) on its own after it, the next block starting after it.
     [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     private static int EscapeUtf8In16CharBlocks(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars)
     {
@@ -300,6 +302,18 @@ internal static partial class StringEscaper
             if (BitOperations.PopCount(wideBytes) > MaxWideCharsPerBlock * sizeof(ushort))
             {
                 break;
+            }
+
+            // A dash or an ellipsis among words in another script, and nothing to escape: all of the block, each half
+            // in 32-bit lanes, where a char from U+0800 on by itself would cost a pass of its own and a block that
+            // starts after it.
+            if (escaped == Vector256<ushort>.Zero
+                && !Vector256.EqualsAny(block & Vector256.Create((ushort)0xF800), Vector256.Create((ushort)0xD800)))
+            {
+                w += Utf8Transcoder.EncodeEightChars(block.GetLower(), ref shuffles, ref Unsafe.Add(ref target, w));
+                w += Utf8Transcoder.EncodeEightChars(block.GetUpper(), ref shuffles, ref Unsafe.Add(ref target, w)) - filler;
+                i += count;
+                continue;
             }
 
             // The chars before the first to escape or from U+0800 on (filler lanes are neither): two-byte lanes, those
