@@ -2,7 +2,8 @@
 // `node benchmarks/corpus/generate.mjs` from the repository root. Each stands for a real-world shape that no public
 // file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings,
 // number-heavy data, integer counters and an access-control export of booleans and nulls; and, outside the corpus, long
-// prose that is not ASCII and a chat's short messages that are not ASCII. Doubles are written in JavaScript's shortest
+// prose that is not ASCII, English prose with typographic punctuation and a chat's short messages that are not ASCII.
+// Doubles are written in JavaScript's shortest
 // round-trip form, which .NET reads back exactly.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -304,6 +305,52 @@ const words = ('alpha beta gamma delta build deploy test lint release nightly ap
     views: r.int(100000),
   }));
   writeFileSync(join(out, '..', 'posts-ru.json'), JSON.stringify(posts) + '\n');
+}
+
+// English prose with typographic punctuation, outside the corpus (testdata/articles-en.json): 150 articles of a CMS
+// export, each body a few paragraphs of English words with curly apostrophes (it’s), curly double quotes, em dashes and
+// ellipses, the paragraphs separated by blank lines: text that is nearly all ASCII, with a char from U+2000 on every
+// few dozen chars.
+{
+  const r = random(150);
+  const en = ('the of and to in that for with on as by from at this which but not have are was were can will would '
+    + 'could should about into over after before between through during without under system service release data '
+    + 'team user page update feature change report design market product customer support policy result people '
+    + 'work time year week today new first last early late simple clear better faster open public small large').split(' ');
+  const authors = ['Jane Doe', 'John Smith', 'Maria Garcia', 'Wei Chen', 'Aisha Khan', 'Tom O’Brien'];
+  const sentence = () => {
+    const length = 6 + r.int(14);
+    const parts = [];
+    for (let i = 0; i < length; i++) {
+      let word = r.pick(en);
+      if (r.chance(0.05)) word += r.pick(['’s', 'n’t', '’re', '’ll']);
+      parts.push(word);
+      if (i + 1 < length && r.chance(0.08)) parts[parts.length - 1] += ',';
+    }
+    if (r.chance(0.25)) parts.splice(1 + r.int(length - 1), 0, '—');
+    if (r.chance(0.2)) {
+      const at = r.int(length - 1);
+      parts[at] = `“${parts[at]}`;
+      parts[at + 1] = `${parts[at + 1]}”`;
+    }
+    const text = parts.join(' ');
+    return text[0].toUpperCase() + text.slice(1) + r.pick(['.', '.', '.', '.', '?', '…']);
+  };
+  const paragraph = () => Array.from({ length: 2 + r.int(6) }, sentence).join(' ');
+  const articles = Array.from({ length: 150 }, (_, id) => {
+    const title = sentence().slice(0, -1);
+    return {
+      id,
+      title,
+      slug: title.toLowerCase().replace(/[^a-z]+/g, '-').replace(/^-|-$/g, ''),
+      author: r.pick(authors),
+      published: new Date(Date.UTC(2026, r.int(12), 1 + r.int(28), r.int(24), r.int(60))).toISOString(),
+      body: Array.from({ length: 2 + r.int(5) }, paragraph).join('\n\n'),
+      tags: Array.from({ length: 1 + r.int(4) }, () => r.pick(en)),
+      views: r.int(100000),
+    };
+  });
+  writeFileSync(join(out, '..', 'articles-en.json'), JSON.stringify(articles) + '\n');
 }
 
 // Short messages that are not ASCII, outside the corpus (testdata/chat.json): 6,000 messages of a group chat's export,
