@@ -132,9 +132,9 @@ public class Utf8EscaperTests
     public void OneOrTwoCharsFromU0800AtEveryLaneOfABlock(char wide)
     {
         // Among Cyrillic and among ASCII, one char from U+0800 on at each lane of the first blocks, then a second one
-        // after it at every distance; values that end at every lane, so that the last block is part of one; after no
-        // escape, or after one that moves the blocks on by a char. AssertSame also checks that none of it is left to
-        // the chars.
+        // after it at every third distance; values that end at each of those, so that the last block is part of one;
+        // after no escape, or after one that moves the blocks on by a char. AssertSame also checks that none of it is
+        // left to the chars.
         foreach (char other in new[] { '\u0416', 'x' })
         {
             foreach (string before in new[] { string.Empty, "\n" })

@@ -14,8 +14,8 @@ internal static partial class StringEscaper
     /// <summary>The least room with which <see cref="EscapeUtf8"/> moves on: a block's stores, and an escape.</summary>
     public const int MinUtf8Room = Utf8Transcoder.BlockRoom + JsonConstants.MaxEscapedCharLength;
 
-    // A 16-char block with more chars from U+0800 on than this (CJK, runs of emoji) stops the 256-bit escaper, which
-    // writes each of them on its own: the chars and the transcoder take such text faster.
+    // A 16-char block with more chars from U+0800 on than this (CJK, runs of emoji) stops the 256-bit escaper: the
+    // chars and the transcoder take such text faster than its blocks do.
     private const int MaxWideCharsPerBlock = 2;
 
     /// <summary>Whether <see cref="EscapeUtf8"/> can run here: the transcoder's 512-bit blocks, or AVX2, are
@@ -304,8 +304,8 @@ internal static partial class StringEscaper
                 break;
             }
 
-            // A dash or an ellipsis among words in another script, and nothing to escape: all of the block, each half
-            // in 32-bit lanes, where a char from U+0800 on by itself would cost a pass of its own and a block that
+            // A dash, an ellipsis or a curly quote among other words, and nothing to escape: all of the block, each
+            // half in 32-bit lanes, where a char from U+0800 on by itself would cost a pass of its own and a block that
             // starts after it.
             if (escaped == Vector256<ushort>.Zero
                 && !Vector256.EqualsAny(block & Vector256.Create((ushort)0xF800), Vector256.Create((ushort)0xD800)))
