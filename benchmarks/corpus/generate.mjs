@@ -3,8 +3,7 @@
 // file at hand had: a CI job list, a street map, a trace, a notebook, wide records, integer-like keys, settings,
 // number-heavy data, integer counters and an access-control export of booleans and nulls; and, outside the corpus, long
 // prose that is not ASCII, English prose with typographic punctuation and a chat's short messages that are not ASCII.
-// Doubles are written in JavaScript's shortest
-// round-trip form, which .NET reads back exactly.
+// Doubles are written in JavaScript's shortest round-trip form, which .NET reads back exactly.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
