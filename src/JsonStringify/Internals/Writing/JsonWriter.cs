@@ -741,9 +741,10 @@ internal sealed partial class JsonWriter
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
     // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
-    // UTF-8, a stretch of ASCII goes straight in as escaped ASCII (WriteAsciiSlices), and the text from a char that is
-    // not ASCII straight in too, escaped and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere
-    // through the chars and the sink's transcoder, until the next chars are all ASCII again. Into chars, a string that
+    // UTF-8, a stretch of ASCII goes straight in as escaped ASCII, with the few chars that are not ASCII among it
+    // (curly quotes, dashes) encoded in place (WriteAsciiSlices), and text in another script straight in too, escaped
+    // and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere through the chars and the sink's
+    // transcoder, until the next chars are all ASCII again. Into chars, a string that
     // needs no escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
@@ -767,8 +768,8 @@ internal sealed partial class JsonWriter
             if (utf8 && StartsWithAscii(rest))
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
-                // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at the
-                // next char that is not ASCII, which the next pass writes.
+                // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at a
+                // surrogate or at text dense with chars that are not ASCII, which the next pass writes.
                 Flush();
                 int before = rest.Length;
                 rest = WriteAsciiSlices(rest);
@@ -809,8 +810,10 @@ internal sealed partial class JsonWriter
         WriteChar('"');
     }
 
-    // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII, until the string ends, the
-    // output is past the limit, or a slice has a char that is not ASCII: the text from that char on is the caller's.
+    // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII (and the few chars among it that
+    // are not ASCII, encoded), until the string ends, the output is past the limit, or a slice has a char that
+    // StringEscaper.EscapeAscii leaves (a surrogate, or one of many that are not ASCII): the text from that char on is
+    // the caller's.
     // Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code compiled at the
     // first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -825,8 +828,8 @@ internal sealed partial class JsonWriter
             int maxBytes = MaxInlineString * JsonConstants.MaxEscapedCharLength;
             Span<byte> bytes = sink.GetUtf8Span(maxBytes, AsciiProgressRoom);
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
-            int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed);
-            sink.AdvanceUtf8(written, written);
+            int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed, out int chars);
+            sink.AdvanceUtf8(written, chars);
             SinkChanged();
             rest = rest[consumed..];
             if (consumed < take)

@@ -92,21 +92,26 @@ internal static partial class StringEscaper
     /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
     /// <paramref name="destination"/> (which must hold <see cref="JsonConstants.MaxEscapedCharLength"/> bytes per
-    /// char), for as long as its chars are ASCII: it stops before the first char that is not, which the caller then
-    /// writes through <see cref="Escape"/> and the sink's transcoder. Escapes are ASCII, so every byte written is one
-    /// char of output. For a UTF-8 destination this is the escape and the transcoding in one pass.
+    /// char), for as long as its text is ASCII with at most a few other chars among it: a char from U+0080 on that is
+    /// not a surrogate (a curly quote, a dash, an accented letter) is encoded in place, two or three bytes, where at
+    /// most <see cref="MaxOthersPerBlock"/> of the 16 chars from it on are not ASCII; in the last chars, fewer than
+    /// 16, every such char is. It stops before a surrogate and before such a char with more after it, which the caller
+    /// writes another way (text in another script goes faster through <see cref="EscapeUtf8"/>). For a UTF-8
+    /// destination this is the escape and the transcoding in one pass.
     /// </summary>
     /// <param name="value">The chars to escape.</param>
     /// <param name="destination">Where the UTF-8 goes.</param>
     /// <param name="consumed">How many chars of <paramref name="value"/> were written: all of them, or up to the first
-    /// char that is not ASCII.</param>
+    /// char it leaves to the caller.</param>
+    /// <param name="chars">How many chars of output they are: the bytes written, less the bytes beyond the first of
+    /// each char that is not ASCII.</param>
     /// <returns>The number of bytes written.</returns>
     /// <remarks>
     /// Optimised from its first call: only long strings come here, and a process may first meet them late, when tiered
     /// code would run it unoptimised for hundreds of calls.
     /// </remarks>
     [MethodImpl(MethodImplOptions.AggressiveOptimization)]
-    public static int EscapeAscii(ReadOnlySpan<char> value, Span<byte> destination, out int consumed)
+    public static int EscapeAscii(ReadOnlySpan<char> value, Span<byte> destination, out int consumed, out int chars)
     {
         if ((long)destination.Length < (long)value.Length * JsonConstants.MaxEscapedCharLength)
         {
@@ -116,17 +121,49 @@ internal static partial class StringEscaper
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         ref byte target = ref MemoryMarshal.GetReference(destination);
         int length = value.Length;
-        int w = EscapeBlocks<AsciiTarget, byte>(ref source, length, ref target, out int i, out _);
+        int i = 0;
+        int w = 0;
 
+        // The bytes written beyond the first for a char that is not ASCII: the bytes that are not chars of output.
+        int extraBytes = 0;
+        while (true)
+        {
+            // The blocks stop at a char that is not ASCII; one with a block's worth of chars from it on goes on here.
+            w += EscapeBlocks<AsciiTarget, byte>(
+                ref Unsafe.Add(ref source, i), length - i, ref Unsafe.Add(ref target, w), out int read, out _);
+            i += read;
+            if (i > length - BlockLength)
+            {
+                break;
+            }
+
+            ushort c = Unsafe.Add(ref source, i);
+            Debug.Assert(c >= 0x80, "the blocks write every ASCII char");
+            if (char.IsSurrogate((char)c) || OthersInBlock(ref Unsafe.Add(ref source, i)) > MaxOthersPerBlock)
+            {
+                consumed = i;
+                chars = w - extraBytes;
+                return w;
+            }
+
+            w = EncodeOther(c, ref target, w, ref extraBytes);
+            i++;
+        }
+
+        // The last chars, fewer than a block: every char that is not ASCII among them is written, but a surrogate.
         while (i < length)
         {
             ushort c = Unsafe.Add(ref source, i);
             if (c >= 0x80)
             {
-                break;
-            }
+                if (char.IsSurrogate((char)c))
+                {
+                    break;
+                }
 
-            if (IsSpecial(c))
+                w = EncodeOther(c, ref target, w, ref extraBytes);
+            }
+            else if (IsSpecial(c))
             {
                 w += EscapeAsciiOne(c, ref Unsafe.Add(ref target, w));
             }
@@ -139,6 +176,7 @@ internal static partial class StringEscaper
         }
 
         consumed = i;
+        chars = w - extraBytes;
         return w;
     }
 
@@ -687,6 +725,42 @@ internal static partial class StringEscaper
 
     // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6). The
     // caller's write index stays its own (no ref to it), so that it can stay in a register in the caller's loop.
+    /// <summary>
+    /// The most chars that are not ASCII among 16, from one of them on, for <see cref="EscapeAscii"/> to write that one
+    /// in place: the curly quotes and dashes of English prose come one or two to 16 chars, the letters of another
+    /// script many.
+    /// </summary>
+    public const int MaxOthersPerBlock = 2;
+
+    // How many of the BlockLength chars at source are not ASCII.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int OthersInBlock(ref ushort source)
+    {
+        Vector128<ushort> notAscii = Vector128.Create((ushort)0xFF80);
+        Vector128<ushort> lower = Vector128.Equals(Vector128.LoadUnsafe(ref source) & notAscii, Vector128<ushort>.Zero);
+        Vector128<ushort> upper = Vector128.Equals(Vector128.LoadUnsafe(ref source, HalfBlockLength) & notAscii, Vector128<ushort>.Zero);
+        uint ascii = lower.ExtractMostSignificantBits() | (upper.ExtractMostSignificantBits() << HalfBlockLength);
+        return BlockLength - BitOperations.PopCount(ascii);
+    }
+
+    // Writes c, a char from U+0080 on that is not a surrogate, as UTF-8 at w: two bytes below U+0800, three from it on.
+    // Returns where the output goes on, and adds the bytes beyond the first to extraBytes.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeOther(ushort c, ref byte target, int w, ref int extraBytes)
+    {
+        Debug.Assert(c >= 0x80 && !char.IsSurrogate((char)c), "a char of two or three bytes");
+        if (c < 0x800)
+        {
+            Unsafe.Add(ref target, w) = (byte)(0xC0 | (c >> 6));
+            Unsafe.Add(ref target, w + 1) = (byte)(0x80 | (c & 0x3F));
+            extraBytes += 1;
+            return w + 2;
+        }
+
+        extraBytes += 2;
+        return w + EncodeThreeBytes(c, ref Unsafe.Add(ref target, w));
+    }
+
     // Inlined: EscapeAscii is compiled optimised at its first call, without a profile, and the JIT's own budget would
     // leave this out of its loops.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]

@@ -1,0 +1,138 @@
+using System.Text;
+using JsonStringify.Internals;
+
+namespace JsonStringify.Tests;
+
+/// <summary>
+/// QuoteJSONString of ASCII text straight into UTF-8 (<see cref="StringEscaper.EscapeAscii"/>, the path of a long
+/// string's ASCII into a UTF-8 sink), with the few chars among it that are not ASCII encoded in place, against escaping
+/// into chars (<see cref="StringEscaper.Escape"/>) and encoding those: the same bytes and the same count of chars. It
+/// leaves a surrogate, and a char that is not ASCII with more such chars among the 16 from it on, to the caller, which
+/// the helper then writes the other way, as the writer does.
+/// </summary>
+public class AsciiEscaperTests
+{
+    // Chars that are not ASCII, of two and three bytes (a curly quote, a dash, an ellipsis, the ends of each width),
+    // and chars to escape.
+    private static readonly char[] s_others =
+        ['\u00E9', '\u07FF', '\u0800', '\u2019', '\u201C', '\u2014', '\u2026', '\uFFFF'];
+
+    private static readonly char[] s_escaped = ['\n', '"', '\\', '\u0001', '\u001F'];
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(2)]
+    [InlineData(3)]
+    public void MatchesEscapingThenEncoding(int seed)
+    {
+        // ASCII words with chars that are not ASCII among them, one in 40 to one in 3, and escapes; lengths around
+        // every block boundary.
+        var random = new Random(seed);
+        foreach (int oneIn in new[] { 40, 12, 3 })
+        {
+            for (int length = 0; length <= 90; length++)
+            {
+                char[] text = new char[length];
+                for (int k = 0; k < length; k++)
+                {
+                    int roll = random.Next(oneIn);
+                    text[k] = roll == 0 ? s_others[random.Next(s_others.Length)]
+                        : roll == 1 && random.Next(4) == 0 ? s_escaped[random.Next(s_escaped.Length)]
+                        : (char)('a' + random.Next(26));
+                }
+
+                AssertSame(text);
+            }
+        }
+    }
+
+    [Fact]
+    public void WritesOneOrTwoOthersInABlockAndLeavesMore()
+    {
+        // Two chars that are not ASCII within 16 are written in place; with a third one among the 16 from the first
+        // on, the pass stops before the first, wherever the three fall.
+        for (int first = 0; first < 16; first++)
+        {
+            for (int second = first + 1; second < 16; second++)
+            {
+                char[] text = [.. Enumerable.Repeat('x', 40)];
+                text[first] = '\u2019';
+                text[second] = '\u2014';
+                AssertSame(text);
+                Assert.Equal(text.Length, Consumed(text));
+                for (int third = second + 1; third < 16; third++)
+                {
+                    char[] dense = [.. text];
+                    dense[third] = '\u2026';
+                    AssertSame(dense);
+                    Assert.Equal(first, Consumed(dense));
+                }
+            }
+        }
+    }
+
+    // A pair, and each half alone (by index: a theory's strings with a surrogate alone do not reach the test intact).
+    private static readonly string[] s_surrogates = ["\uD83D\uDE00", "\uD83D", "\uDE00"];
+
+    [Theory]
+    [InlineData(0)]
+    [InlineData(1)]
+    [InlineData(2)]
+    public void LeavesSurrogates(int which)
+    {
+        // At every place of the first blocks (20 chars after them) and of the last chars, fewer than a block (5).
+        foreach (int after in new[] { 20, 5 })
+        {
+            for (int at = 0; at < 40; at++)
+            {
+                string text = new string('x', at) + s_surrogates[which] + new string('y', after);
+                AssertSame(text);
+                Assert.Equal(at, Consumed(text));
+            }
+        }
+    }
+
+    private static int Consumed(ReadOnlySpan<char> text)
+    {
+        byte[] destination = new byte[text.Length * JsonConstants.MaxEscapedCharLength];
+        StringEscaper.EscapeAscii(text, destination, out int consumed, out _);
+        return consumed;
+    }
+
+    // Escapes text as the writer does, call after call on the rest, writing a char it leaves through the chars; asserts
+    // the bytes and the chars counted against escaping into chars and encoding those.
+    private static void AssertSame(ReadOnlySpan<char> text)
+    {
+        char[] escaped = new char[text.Length * JsonConstants.MaxEscapedCharLength];
+        int escapedLength = StringEscaper.Escape(text, escaped);
+        byte[] expected = Encoding.UTF8.GetBytes(escaped, 0, escapedLength);
+
+        var actual = new List<byte>();
+        long chars = 0;
+        int at = 0;
+        while (at < text.Length)
+        {
+            ReadOnlySpan<char> rest = text[at..];
+            byte[] destination = new byte[rest.Length * JsonConstants.MaxEscapedCharLength];
+            int written = StringEscaper.EscapeAscii(rest, destination, out int consumed, out int outputChars);
+            actual.AddRange(destination.AsSpan(0, written).ToArray());
+            chars += outputChars;
+            at += consumed;
+            if (at < text.Length)
+            {
+                // A char it leaves: a surrogate (with its other half), or one that is not ASCII among many.
+                Assert.True(text[at] >= '\u0080', $"the pass stops at a char that is not ASCII, at {at}");
+                int take = char.IsHighSurrogate(text[at]) && at + 1 < text.Length ? 2 : 1;
+                char[] one = new char[take * JsonConstants.MaxEscapedCharLength];
+                int oneLength = StringEscaper.Escape(text.Slice(at, take), one);
+                actual.AddRange(Encoding.UTF8.GetBytes(one, 0, oneLength));
+                chars += oneLength;
+                at += take;
+            }
+        }
+
+        Assert.Equal(Convert.ToHexString(expected), Convert.ToHexString([.. actual]));
+        Assert.Equal(escapedLength, chars);
+    }
+}
