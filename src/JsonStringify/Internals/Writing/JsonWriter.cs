@@ -744,8 +744,8 @@ internal sealed partial class JsonWriter
     // UTF-8, a stretch of ASCII goes straight in as escaped ASCII, with the few chars that are not ASCII among it
     // (curly quotes, dashes) encoded in place (WriteAsciiSlices), and text in another script straight in too, escaped
     // and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere through the chars and the sink's
-    // transcoder, until the next chars are all ASCII again. Into chars, a string that
-    // needs no escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
+    // transcoder, until the next chars are all ASCII again. Into chars, a string that needs no escaping and fits within
+    // the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
@@ -813,9 +813,8 @@ internal sealed partial class JsonWriter
     // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII (and the few chars among it that
     // are not ASCII, encoded), until the string ends, the output is past the limit, or a slice has a char that
     // StringEscaper.EscapeAscii leaves (a surrogate, or one of many that are not ASCII): the text from that char on is
-    // the caller's.
-    // Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code compiled at the
-    // first call does not.
+    // the caller's. Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code
+    // compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
     {

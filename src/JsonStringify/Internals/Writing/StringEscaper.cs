@@ -723,8 +723,6 @@ internal static partial class StringEscaper
         return w + JsonConstants.MaxEscapedCharLength;
     }
 
-    // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6). The
-    // caller's write index stays its own (no ref to it), so that it can stay in a register in the caller's loop.
     /// <summary>
     /// The most chars that are not ASCII among 16, from one of them on, for <see cref="EscapeAscii"/> to write that one
     /// in place: the curly quotes and dashes of English prose come one or two to 16 chars, the letters of another
@@ -761,6 +759,8 @@ internal static partial class StringEscaper
         return w + EncodeThreeBytes(c, ref Unsafe.Add(ref target, w));
     }
 
+    // Writes the escape of an ASCII char that needs one, as bytes at target, and returns how many (2 or 6). The
+    // caller's write index stays its own (no ref to it), so that it can stay in a register in the caller's loop.
     // Inlined: EscapeAscii is compiled optimised at its first call, without a profile, and the JIT's own budget would
     // leave this out of its loops.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
