@@ -1,4 +1,3 @@
-using System.Text;
 using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
@@ -104,9 +103,7 @@ public class AsciiEscaperTests
     // the bytes and the chars counted against escaping into chars and encoding those.
     private static void AssertSame(ReadOnlySpan<char> text)
     {
-        char[] escaped = new char[text.Length * JsonConstants.MaxEscapedCharLength];
-        int escapedLength = StringEscaper.Escape(text, escaped);
-        byte[] expected = Encoding.UTF8.GetBytes(escaped, 0, escapedLength);
+        byte[] expected = EscapedUtf8.Of(text, out int escapedLength);
 
         var actual = new List<byte>();
         long chars = 0;
@@ -124,9 +121,7 @@ public class AsciiEscaperTests
                 // A char it leaves: a surrogate (with its other half), or one that is not ASCII among many.
                 Assert.True(text[at] >= '\u0080', $"the pass stops at a char that is not ASCII, at {at}");
                 int take = char.IsHighSurrogate(text[at]) && at + 1 < text.Length ? 2 : 1;
-                char[] one = new char[take * JsonConstants.MaxEscapedCharLength];
-                int oneLength = StringEscaper.Escape(text.Slice(at, take), one);
-                actual.AddRange(Encoding.UTF8.GetBytes(one, 0, oneLength));
+                actual.AddRange(EscapedUtf8.Of(text.Slice(at, take), out int oneLength));
                 chars += oneLength;
                 at += take;
             }

@@ -1,4 +1,3 @@
-using System.Text;
 using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
@@ -231,9 +230,7 @@ public class Utf8EscaperTests
     // after it; asserts the bytes, the chars counted and the guard against escaping into chars and encoding those.
     private static void AssertSame(ReadOnlySpan<char> text, int room)
     {
-        char[] escaped = new char[text.Length * JsonConstants.MaxEscapedCharLength];
-        int escapedLength = StringEscaper.Escape(text, escaped);
-        byte[] expected = Encoding.UTF8.GetBytes(escaped, 0, escapedLength);
+        byte[] expected = EscapedUtf8.Of(text, out int escapedLength);
 
         var actual = new List<byte>();
         long chars = 0;
@@ -253,9 +250,7 @@ public class Utf8EscaperTests
                 Assert.True(block.ToArray().Count(c => c >= '\u0800') > 2, $"the escaper moves on at {at} of {text.Length}");
                 int slice = Math.Min(rest.Length, 40);
                 slice -= slice < rest.Length && char.IsHighSurrogate(rest[slice - 1]) ? 1 : 0;
-                char[] sliceEscaped = new char[slice * JsonConstants.MaxEscapedCharLength];
-                int sliceLength = StringEscaper.Escape(rest[..slice], sliceEscaped);
-                actual.AddRange(Encoding.UTF8.GetBytes(sliceEscaped, 0, sliceLength));
+                actual.AddRange(EscapedUtf8.Of(rest[..slice], out int sliceLength));
                 chars += sliceLength;
                 at += slice;
                 continue;
