@@ -122,8 +122,9 @@ public class Utf8TranscoderTests
     [InlineData("\uDBFF\uDFFF")] // U+10FFFF, the last code point
     public void APairAtEveryLaneOfABlockIsFourBytes(string pair)
     {
-        // Among two-byte and three-byte chars, and among ASCII and two-byte chars only.
-        foreach ((char before, char after) in new[] { ('\u0416', '\u3042'), ('a', '\u0416') })
+        // Among two-byte and three-byte chars, among ASCII and two-byte chars, and among two-byte chars only (blocks
+        // of chars below U+0800 and pairs from the text's first char on, the pair at every lane of them).
+        foreach ((char before, char after) in new[] { ('\u0416', '\u3042'), ('a', '\u0416'), ('\u0416', '\u0416') })
         {
             for (int lane = 0; lane < 70; lane++)
             {

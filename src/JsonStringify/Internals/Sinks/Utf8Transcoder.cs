@@ -21,8 +21,9 @@ namespace JsonStringify.Internals;
 /// through <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the narrowing takes over again. Where those
 /// instructions (and AVX-512 CD's leading-zero count) are missing but SSSE3 is there, blocks of eight chars go the same
 /// way in 128-bit vectors (four at a time where all of them are below U+0800, where none is a surrogate, or where their
-/// surrogates are all in pairs among them), each packed by byte shuffles, pairs among them and pairs that a block's end
-/// cuts included, a block with a surrogate without its other half char by char, and the last chars, fewer than eight,
+/// surrogates are all in pairs among them; with AVX2, four below U+0800, pairs among them or not, as two blocks of
+/// sixteen in 256-bit vectors), each packed by byte shuffles, pairs among them and pairs that a block's end cuts
+/// included, a block with a surrogate without its other half char by char, and the last chars, fewer than eight,
 /// through <see cref="Utf8.FromUtf16"/> (EncodeEightCharBlocks). Without either, all of the text goes through
 /// <see cref="Utf8.FromUtf16"/>. The 512-bit block encoders (EncodeBlock, EncodeTwoByteBlock) also serve the writer's
 /// escaper of long strings (<see cref="StringEscaper.EscapeUtf8"/>), which encodes as it escapes.
@@ -338,7 +339,8 @@ internal static class Utf8Transcoder
     // are all ASCII, all below U+0800, without a surrogate and not all from U+0800 on, or with surrogates all in pairs
     // among the four (a group).
     // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
-    // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock); a block of
+    // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock), and with
+    // AVX2 a group of such chars, with or without pairs among them, two blocks of sixteen in 256-bit vectors; a block of
     // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
     // any other block whose surrogates are all in pairs, a pair that the block's end cuts included, two halves of four
     // 32-bit lanes (EncodeMixedBlock); a block with a surrogate without its other half goes char by char (Rune). Stops
@@ -389,10 +391,19 @@ internal static class Utf8Transcoder
                 if (Vector128.LessThanAll(highest, Vector128.Create((ushort)0x800)))
                 {
                     asciiBlocks = 0;
-                    w += EncodeTwoByteBlock(b0, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeTwoByteBlock(b1, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeTwoByteBlock(b2, ref shuffles, ref Unsafe.Add(ref bytes, w));
-                    w += EncodeTwoByteBlock(b3, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    if (HasSixteenCharBlocks)
+                    {
+                        w += EncodeTwoByteBlock(Vector256.Create(b0, b1), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoByteBlock(Vector256.Create(b2, b3), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    }
+                    else
+                    {
+                        w += EncodeTwoByteBlock(b0, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoByteBlock(b1, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoByteBlock(b2, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoByteBlock(b3, ref shuffles, ref Unsafe.Add(ref bytes, w));
+                    }
+
                     i += GroupChars;
                     continue;
                 }
@@ -447,6 +458,29 @@ internal static class Utf8Transcoder
                             Vector128.Max(SurrogatesBelowU0800(b0), SurrogatesBelowU0800(b1)),
                             Vector128.Max(SurrogatesBelowU0800(b2), SurrogatesBelowU0800(b3)));
                         bool belowU0800 = Vector128.LessThanAll(widest, Vector128.Create((ushort)0x800));
+                        if (belowU0800 && HasSixteenCharBlocks)
+                        {
+                            // Two blocks of sixteen. The group's first char is never a low surrogate, so the first
+                            // block's predecessor is never read.
+                            Vector256<ushort> previousBlock = default;
+                            for (int k = 0; k < GroupChars; k += SixteenChars)
+                            {
+                                Vector256<ushort> sixteen = Vector256.LoadUnsafe(ref at, (nuint)k);
+                                Vector256<ushort> sixteenKinds = sixteen & Vector256.Create((ushort)0xFC00);
+                                w += EncodeTwoBytesAndPairsBlock(
+                                    sixteen,
+                                    previousBlock,
+                                    Vector256.Equals(sixteenKinds, Vector256.Create((ushort)0xD800)),
+                                    Vector256.Equals(sixteenKinds, Vector256.Create((ushort)0xDC00)),
+                                    ref shuffles,
+                                    ref Unsafe.Add(ref bytes, w));
+                                previousBlock = sixteen;
+                            }
+
+                            i += GroupChars;
+                            continue;
+                        }
+
                         Vector128<ushort> before = default;
                         for (int k = 0; k < GroupChars; k += EightChars)
                         {
@@ -758,6 +792,44 @@ internal static class Utf8Transcoder
             && lowLanes == Vector128.Equals(kind, Vector128.Create((ushort)0xDC00))
             && (((highLanes.ExtractMostSignificantBits() << 1) & 0xFF) | highBefore) == lowLanes.ExtractMostSignificantBits();
     }
+
+    // EncodeTwoBytesAndPairsBlock for a block of sixteen chars at once, with room for 32 bytes at destination: before
+    // is the block of sixteen before it, whose last char is the predecessor of the block's first.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeTwoBytesAndPairsBlock(
+        Vector256<ushort> block, Vector256<ushort> before, Vector256<ushort> high, Vector256<ushort> low, ref byte shuffles, ref byte destination)
+    {
+        Debug.Assert(
+            AreInPairs(block.GetLower(), before.GetUpper(), high.GetLower(), low.GetLower())
+                && AreInPairs(block.GetUpper(), block.GetLower(), high.GetUpper(), low.GetUpper()),
+            "surrogates come in pairs only");
+        Debug.Assert(
+            Vector256.LessThanAll(Vector256.Min(block, block + Vector256.Create((ushort)0x2800)), Vector256.Create((ushort)0x800)),
+            "each char is below U+0800 or a surrogate");
+        Vector256<ushort> twoBytes = Vector256.GreaterThan(block.AsInt16(), Vector256.Create((short)0x7F)).AsUInt16() | high | low;
+        Vector256<ushort> upper = (block & Vector256.Create((ushort)0x3FF)) + Vector256.Create((ushort)0x40);
+        Vector256<ushort> shifted = Vector256.ShiftRightLogical(block, 6);
+        Vector256<ushort> continuation = Vector256.Create((ushort)0x80);
+
+        // Each char's predecessor: a byte shift stays within a 128-bit half, so each half is shifted against the half
+        // before it (before's upper half for the lower one, the block's lower half for the upper one).
+        Vector256<byte> halvesBefore = Avx2.Permute2x128(before.AsByte(), block.AsByte(), 0x21);
+        Vector256<ushort> previous = Avx2.AlignRight(block.AsByte(), halvesBefore, PreviousLaneShift).AsUInt16();
+        Vector256<ushort> first = Select(
+            high,
+            Vector256.ShiftRightLogical(upper, 8) | Vector256.Create((ushort)0xF0),
+            Select(
+                low,
+                Vector256.ShiftLeft(previous & Vector256.Create((ushort)3), 4) | (shifted & Vector256.Create((ushort)0xF)) | continuation,
+                Select(twoBytes, shifted | Vector256.Create((ushort)0xC0), block)));
+        Vector256<ushort> second = (Select(high, Vector256.ShiftRightLogical(upper, 2), block) & Vector256.Create((ushort)0x3F)) | continuation;
+        return StoreTwoByteLanes((first | Vector256.ShiftLeft(second, 8)).AsByte(), twoBytes, ref shuffles, ref destination);
+    }
+
+    // Select for 256-bit blocks: one blend (the transcoder's 256-bit code runs only where AVX2 is there).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<ushort> Select(Vector256<ushort> mask, Vector256<ushort> ifTrue, Vector256<ushort> ifFalse) =>
+        Avx2.BlendVariable(ifFalse.AsByte(), ifTrue.AsByte(), mask.AsByte()).AsUInt16();
 
     // The bytes by which before and the block, end to end, are shifted to give each char its predecessor: all of a
     // 128-bit vector but one char.
