@@ -47,26 +47,33 @@ public class AsciiEscaperTests
     }
 
     [Fact]
-    public void WritesOneOrTwoOthersInABlockAndLeavesMore()
+    public void WritesAFewOthersInABlockAndLeavesMore()
     {
-        // Two chars that are not ASCII within 16 are written in place; with a third one among the 16 from the first
-        // on, the pass stops before the first, wherever the three fall.
+        // Up to MaxOthersPerBlock chars that are not ASCII within 16 are written in place; with one more among the 16
+        // from the first on, the pass stops before the first. The first at every place of the first block, the others
+        // at random places after it among the 16, each of two or three bytes.
+        char[] others = ['\u2019', '\u2014', '\u00E9', '\u201C', '\u2026', '\u0434'];
+        var random = new Random(41);
         for (int first = 0; first < 16; first++)
         {
-            for (int second = first + 1; second < 16; second++)
+            for (int round = 0; round < 40; round++)
             {
+                int[] places =
+                    [.. Enumerable.Range(first + 1, 15).OrderBy(_ => random.Next()).Take(StringEscaper.MaxOthersPerBlock)];
                 char[] text = [.. Enumerable.Repeat('x', 40)];
-                text[first] = '\u2019';
-                text[second] = '\u2014';
+                text[first] = others[random.Next(others.Length)];
+                foreach (int place in places[..(StringEscaper.MaxOthersPerBlock - 1)])
+                {
+                    text[place] = others[random.Next(others.Length)];
+                }
+
                 AssertSame(text);
                 Assert.Equal(text.Length, Consumed(text));
-                for (int third = second + 1; third < 16; third++)
-                {
-                    char[] dense = [.. text];
-                    dense[third] = '\u2026';
-                    AssertSame(dense);
-                    Assert.Equal(first, Consumed(dense));
-                }
+
+                char[] dense = [.. text];
+                dense[places[^1]] = others[random.Next(others.Length)];
+                AssertSame(dense);
+                Assert.Equal(first, Consumed(dense));
             }
         }
     }
