@@ -726,8 +726,8 @@ internal static partial class StringEscaper
     /// <summary>
     /// The most chars that are not ASCII among 16, from one of them on, for <see cref="EscapeAscii"/> to write that one
     /// in place: the curly quotes, apostrophes and dashes of English prose come one to four to 16 chars (a quoted word
-    /// with an apostrophe in it, <c>“don’t”</c>, is three), the letters of another script many. Each of them is written
-    /// by itself, so text with more goes faster through <see cref="EscapeUtf8"/>'s blocks.
+    /// with an apostrophe in it, <c>“don’t”</c>, is three), the letters of another script many. Each is written by
+    /// itself, a branch apiece, so denser text goes faster through <see cref="EscapeUtf8"/>'s blocks or the transcoder.
     /// </summary>
     public const int MaxOthersPerBlock = 4;
 
