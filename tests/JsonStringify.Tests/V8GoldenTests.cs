@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
@@ -67,7 +68,19 @@ public class V8GoldenTests
         Assert.StartsWith("14.6.", golden.V8Version, StringComparison.Ordinal);
         Assert.True(golden.Cases.Count >= 150, $"only {golden.Cases.Count} cases");
         Assert.True(golden.Numbers.Count >= 20_000, $"only {golden.Numbers.Count} numbers");
-        Assert.Equal(["canada.json", "citm_catalog.json", "twitter.json"], golden.Corpus.Keys.Order(StringComparer.Ordinal));
+        Assert.Equal(TestdataDocuments(), golden.Corpus.Keys.Order(StringComparer.Ordinal));
+    }
+
+    // Every JSON document below testdata/ but the golden file itself, by its path below testdata/ with '/' between
+    // folders: what record-golden.mjs records a digest of.
+    private static List<string> TestdataDocuments()
+    {
+        string testdata = Path.Combine(AppContext.BaseDirectory, "testdata");
+        return Directory.EnumerateFiles(testdata, "*.json", SearchOption.AllDirectories)
+            .Select(path => Path.GetRelativePath(testdata, path).Replace(Path.DirectorySeparatorChar, '/'))
+            .Where(file => file != "v8-golden.json")
+            .Order(StringComparer.Ordinal)
+            .ToList();
     }
 
     [Theory]
@@ -128,8 +141,20 @@ public class V8GoldenTests
         JsValue document = engine.Evaluate("JSON.parse").Call(JsValue.Undefined, [new JsString(text)]);
         var serializer = new JsonSerializer(engine);
 
-        AssertDigest(golden.Compact, serializer.SerializeToString(document), "compact");
-        AssertDigest(golden.Indented, serializer.SerializeToString(document, JsValue.Null, JsNumber.Create(2)), "space 2");
+        foreach ((GoldenDigest expected, JsValue space, string form) in (ReadOnlySpan<(GoldenDigest, JsValue, string)>)
+            [(golden.Compact, JsValue.Undefined, "compact"), (golden.Indented, JsNumber.Create(2), "space 2")])
+        {
+            AssertDigest(expected, serializer.SerializeToString(document, JsValue.Null, space), form);
+
+            // The digest is of the text's UTF-8, so the UTF-8 outputs' bytes must hash to it as they are.
+            var bufferWriter = new ArrayBufferWriter<byte>();
+            Assert.True(serializer.Serialize(document, JsValue.Null, space, bufferWriter));
+            AssertUtf8Digest(expected, bufferWriter.WrittenSpan, form + ", UTF-8 into a buffer writer");
+
+            using var stream = new MemoryStream();
+            Assert.True(serializer.Serialize(document, JsValue.Null, space, stream));
+            AssertUtf8Digest(expected, stream.ToArray(), form + ", UTF-8 into a stream");
+        }
     }
 
     private static void AssertDigest(GoldenDigest expected, string? json, string form)
@@ -138,6 +163,12 @@ public class V8GoldenTests
         string sha256 = Convert.ToHexStringLower(SHA256.HashData(Encoding.UTF8.GetBytes(json)));
         Assert.True(expected.Length == json.Length, $"{form}: V8 wrote {expected.Length} chars, we wrote {json.Length}");
         Assert.True(expected.Sha256 == sha256, $"{form}: V8's SHA-256 is {expected.Sha256}, ours is {sha256}");
+    }
+
+    private static void AssertUtf8Digest(GoldenDigest expected, ReadOnlySpan<byte> utf8, string form)
+    {
+        string sha256 = Convert.ToHexStringLower(SHA256.HashData(utf8));
+        Assert.True(expected.Sha256 == sha256, $"{form}: V8's SHA-256 is {expected.Sha256}, ours is {sha256} ({utf8.Length} bytes)");
     }
 
     internal sealed record GoldenCase(string Script, string Result, bool Throws);

@@ -12,7 +12,7 @@
 //             a string; result is that string, or the error's name (with throws: true) when the script throws.
 //   numbers - {bits, text}: an IEEE-754 bit pattern (16 lowercase hex digits, big-endian) and JSON.stringify(value).
 //   corpus  - sha256 (hex, over UTF-8) and UTF-16 length of JSON.stringify(JSON.parse(text)), compact and with space 2,
-//             for each document in testdata/.
+//             for each JSON document in testdata/ and testdata/corpus/ but this output.
 //   fuzz    - {script, result[, throws]}: generated JSON.stringify(value, replacer, space) calls (see Fuzz below), run
 //             like the cases; result is the string, null when the call returned undefined, or the error's name
 //             (with throws: true).
@@ -21,7 +21,7 @@
 // source text or global object tricks.
 
 import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { runInNewContext } from 'node:vm';
 
 const REQUIRED_NODE_MAJOR = 26;
@@ -676,8 +676,21 @@ function digest(text) {
   return { sha256: createHash('sha256').update(text, 'utf8').digest('hex'), length: text.length };
 }
 
+// Every JSON document in testdata/ and testdata/corpus/ but this script's own output, by its path below testdata/.
+function corpusFiles() {
+  const files = [];
+  for (const folder of ['', 'corpus/']) {
+    for (const name of readdirSync(new URL(folder, testdata))) {
+      if (name.endsWith('.json') && folder + name !== 'v8-golden.json') {
+        files.push(folder + name);
+      }
+    }
+  }
+  return files.sort();
+}
+
 function buildCorpus() {
-  return ['canada.json', 'citm_catalog.json', 'twitter.json'].map((file) => {
+  return corpusFiles().map((file) => {
     const value = JSON.parse(readFileSync(new URL(file, testdata), 'utf8'));
     return { file, compact: digest(JSON.stringify(value)), indented: digest(JSON.stringify(value, null, 2)) };
   });
