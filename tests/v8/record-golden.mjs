@@ -704,8 +704,7 @@ function buildCorpus() {
 
 // Generated scripts, each one JSON.stringify(value, replacer, space) call with literal arguments. Script i is drawn
 // from its own xoshiro128** stream, seeded from the run's seed (FUZZ_SEED for the golden file) and i with splitmix32
-// (32-bit math only), so every case
-// is reproducible by itself and no case depends on the numbers section's generator.
+// (32-bit math only), so every case is reproducible by itself and no case depends on the numbers section's generator.
 //
 // Values nest at most FUZZ_MAX_DEPTH containers deep and FUZZ_MAX_WIDTH wide, and draw from: objects (keys from
 // FUZZ_KEYS, getters, toJSON, null prototype, proxies), arrays (holes, proxies), strings with every kind of escape
