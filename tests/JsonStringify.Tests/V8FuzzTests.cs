@@ -21,10 +21,10 @@ public class V8FuzzTests
     public void FuzzScriptsMatchV8()
     {
         string? run = Environment.GetEnvironmentVariable("JSONSTRINGIFY_V8_FUZZ");
-        List<FuzzCase> cases = LoadCases(string.IsNullOrEmpty(run)
-            ? Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json")
-            : run);
-        int minimum = string.IsNullOrEmpty(run) ? MinimumCases : 1;
+        bool golden = string.IsNullOrEmpty(run);
+        string path = golden ? Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json") : run!;
+        List<FuzzCase> cases = LoadCases(path);
+        int minimum = golden ? MinimumCases : 1;
         Assert.True(cases.Count >= minimum, $"only {cases.Count} fuzz cases, expected at least {minimum}");
 
         // The scripts change no globals or prototypes, so one engine serves them all.
