@@ -14,7 +14,7 @@
 //             a string; result is that string, or the error's name (with throws: true) when the script throws.
 //   numbers - {bits, text}: an IEEE-754 bit pattern (16 lowercase hex digits, big-endian) and JSON.stringify(value).
 //   corpus  - sha256 (hex, over UTF-8) and UTF-16 length of JSON.stringify(JSON.parse(text)), compact and with space 2,
-//             for each JSON document in testdata/ and testdata/corpus/ but this output.
+//             for each JSON document below testdata/ but this output.
 //   fuzz    - {script, result[, throws]}: generated JSON.stringify(value, replacer, space) calls (see Fuzz below), run
 //             like the cases; result is the string, null when the call returned undefined, or the error's name
 //             (with throws: true).
@@ -24,6 +24,7 @@
 
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { sep } from 'node:path';
 import { runInNewContext } from 'node:vm';
 
 const REQUIRED_NODE_MAJOR = 26;
@@ -678,17 +679,13 @@ function digest(text) {
   return { sha256: createHash('sha256').update(text, 'utf8').digest('hex'), length: text.length };
 }
 
-// Every JSON document in testdata/ and testdata/corpus/ but this script's own output, by its path below testdata/.
+// Every JSON document below testdata/ but this script's own output, by its path below testdata/ with '/' between
+// folders: the list V8GoldenTests.GoldenFileIsComplete expects, made the same way.
 function corpusFiles() {
-  const files = [];
-  for (const folder of ['', 'corpus/']) {
-    for (const name of readdirSync(new URL(folder, testdata))) {
-      if (name.endsWith('.json') && folder + name !== 'v8-golden.json') {
-        files.push(folder + name);
-      }
-    }
-  }
-  return files.sort();
+  return readdirSync(testdata, { recursive: true })
+    .map((path) => path.split(sep).join('/'))
+    .filter((file) => file.endsWith('.json') && file !== 'v8-golden.json')
+    .sort();
 }
 
 function buildCorpus() {
@@ -1026,6 +1023,9 @@ function buildFuzz(count, seed) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
+// What wrote a file, at the head of both kinds.
+const recorder = { generator: 'tests/v8/record-golden.mjs', node: process.versions.node, v8: process.versions.v8 };
+
 // A longer fuzz run than the golden file's, for a search beyond it: with V8_FUZZ_OUT set, only the node and V8 versions
 // and a fuzz section of V8_FUZZ_CASES cases from the seed V8_FUZZ_SEED (both numbers) are written to that file, and
 // v8-golden.json is left alone. V8FuzzTests replays such a file when JSONSTRINGIFY_V8_FUZZ names it.
@@ -1036,15 +1036,12 @@ if (fuzzOut) {
   if (!Number.isSafeInteger(count) || count < 1 || !Number.isSafeInteger(seed)) {
     throw new Error('V8_FUZZ_CASES must be a positive integer and V8_FUZZ_SEED an integer');
   }
-  const run = { generator: 'tests/v8/record-golden.mjs', node: process.versions.node, v8: process.versions.v8, seed,
-    fuzz: buildFuzz(count, seed) };
+  const run = { ...recorder, seed, fuzz: buildFuzz(count, seed) };
   writeFileSync(fuzzOut, JSON.stringify(run) + '\n');
   console.log(`wrote ${fuzzOut}: ${run.fuzz.length} fuzz cases from seed ${seed} (node ${run.node}, V8 ${run.v8})`);
 } else {
   const golden = {
-    generator: 'tests/v8/record-golden.mjs',
-    node: process.versions.node,
-    v8: process.versions.v8,
+    ...recorder,
     cases: buildCases(),
     numbers: buildNumbers(),
     corpus: buildCorpus(),
