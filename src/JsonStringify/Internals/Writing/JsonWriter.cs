@@ -200,22 +200,24 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNumber(double value)
     {
-        // A whole number below 10,000 (or -0, written as 0), the most common in documents: written here, inline in
-        // the walker whatever its profile says. No other number passes: it does not equal what it converts to.
+        // A whole number from 0 to 2^32 - 1 (or -0, written as 0) equals its truncation; no other number does. The
+        // test comes once, before the size: a number that fails it (a fraction, a negative number) is compared once.
         uint whole = Truncate(value);
-        if (whole < NumberFormatter.SmallIntegerLimit && whole == value)
-        {
-            // Reserve may flush, which moves _pos: it runs before _pos is read.
-            Span<char> room = Reserve(NumberFormatter.SmallIntegerDigits);
-            _pos += NumberFormatter.FormatSmallInteger(whole, room);
-            return;
-        }
-
-        // Ids, counts, sizes, prices in cents, timestamps in seconds: from 10,000 to 2^32 - 1, out of line but apart
-        // from the other numbers, so that they skip the checks those need (finite, zero, whole, sign) and the larger
-        // call.
         if (whole == value)
         {
+            // Below 10,000, the most common in documents: written here, inline in the walker whatever its profile
+            // says.
+            if (whole < NumberFormatter.SmallIntegerLimit)
+            {
+                // Reserve may flush, which moves _pos: it runs before _pos is read.
+                Span<char> room = Reserve(NumberFormatter.SmallIntegerDigits);
+                _pos += NumberFormatter.FormatSmallInteger(whole, room);
+                return;
+            }
+
+            // Ids, counts, sizes, prices in cents, timestamps in seconds: from 10,000 on, out of line but apart from
+            // the other numbers, so that they skip the checks those need (finite, zero, whole, sign) and the larger
+            // call.
             WriteWholeNumber(whole);
             return;
         }
