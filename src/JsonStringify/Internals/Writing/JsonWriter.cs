@@ -200,8 +200,11 @@ internal sealed partial class JsonWriter
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNumber(double value)
     {
-        // A whole number from 0 to 2^32 - 1 (or -0, written as 0) equals its truncation; no other number does. The
-        // test comes once, before the size: a number that fails it (a fraction, a negative number) is compared once.
+        // A whole number from 0 to 2^32 - 1 (or -0, written as 0) equals its truncation; no other number does. This
+        // test comes before the one on the size, so that every number that fails it (a fraction, a negative number)
+        // goes the same way whatever its sign: tested on the size first, a small fraction went one way and a negative
+        // one, whose truncation wraps far above 10,000, the other, a branch taken at random in arrays of doubles of
+        // random sign.
         uint whole = Truncate(value);
         if (whole == value)
         {
@@ -215,9 +218,9 @@ internal sealed partial class JsonWriter
                 return;
             }
 
-            // Ids, counts, sizes, prices in cents, timestamps in seconds: from 10,000 on, out of line but apart from
-            // the other numbers, so that they skip the checks those need (finite, zero, whole, sign) and the larger
-            // call.
+            // Ids, counts, sizes, prices in cents, timestamps in seconds: from 10,000 to 2^32 - 1, out of line but
+            // apart from the other numbers, so that they skip the checks those need (finite, zero, whole, sign) and
+            // the larger call.
             WriteWholeNumber(whole);
             return;
         }
