@@ -201,10 +201,10 @@ internal sealed partial class JsonWriter
     public void WriteNumber(double value)
     {
         // A whole number from 0 to 2^32 - 1 (or -0, written as 0) equals its truncation; no other number does. This
-        // test comes before the one on the size, so that every number that fails it (a fraction, a negative number)
-        // goes the same way whatever its sign: tested on the size first, a small fraction went one way and a negative
-        // one, whose truncation wraps far above 10,000, the other, a branch taken at random in arrays of doubles of
-        // random sign.
+        // test comes before the one on the size so that every number that fails it (a fraction, a negative number)
+        // leaves at one branch whatever its sign. A size test first would send a small positive fraction (truncated
+        // below 10,000) and a negative number (whose truncation wraps far above it) opposite ways, a branch that goes
+        // either way at random in arrays of doubles of random sign.
         uint whole = Truncate(value);
         if (whole == value)
         {
