@@ -348,6 +348,44 @@ public class ApiTests
         Assert.Equal(pool.Rented, pool.Returned);
     }
 
+    // Indentation lines longer than half the writer's 4K-char buffer: a gap of 10 past depth 204, a tab past depth
+    // 2,048, a gap of ten chars past depth 409 (lines longer than the whole buffer). They go through the buffer as any
+    // text does, so a string result's chunks grow with the text, not two more with each line (one as long as the text
+    // before it, up to 1M chars, and one for the line: gigabytes for a few million chars of text); and every output
+    // writes Jint's text.
+    [Theory]
+    [InlineData("10", 210)]
+    [InlineData("'\\t'", 2_100)]
+    [InlineData("'0123456789'", 420)]
+    public void LongIndentationLinesGoThroughTheBufferAsAnyText(string gap, int depth)
+    {
+        var pool = new CountingCharPool();
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine, new JsonSerializerOptions { CharPool = pool });
+        engine.Execute($$"""
+            var v = Array.from({length: 200}, (_, i) => i % 3 === 0 ? {k: [i, {}], n: null} : i);
+            for (var d = 0; d < {{depth}}; d++) v = d % 2 ? [v] : {w: v};
+            """);
+        JsValue value = engine.Evaluate("v");
+        JsValue space = engine.Evaluate(gap);
+        string expected = new Jint.Native.Json.JsonSerializer(engine).Serialize(value, JsValue.Undefined, space).ToString();
+        Assert.True(expected.Split('\n').Count(line => line.Length > 2_048) > 500, "over 500 long lines");
+
+        Assert.Equal(expected, serializer.SerializeToString(value, null, space));
+        Assert.Equal(pool.Rented, pool.Returned);
+        Assert.InRange(pool.MaxOutstandingChars, expected.Length, expected.Length + StringSink.MaxChunkLength);
+
+        var utf8 = new ArrayBufferWriter<byte>();
+        Assert.True(serializer.Serialize(value, JsValue.Undefined, space, utf8));
+        Assert.Equal(expected, System.Text.Encoding.UTF8.GetString(utf8.WrittenSpan));
+        using var stream = new MemoryStream();
+        Assert.True(serializer.Serialize(value, JsValue.Undefined, space, stream));
+        Assert.Equal(expected, System.Text.Encoding.UTF8.GetString(stream.ToArray()));
+        using var text = new StringWriter();
+        Assert.True(serializer.Serialize(value, JsValue.Undefined, space, text));
+        Assert.Equal(expected, text.ToString());
+    }
+
     // Breaks ArrayPool's contract: every array is 16 chars, whatever was asked for.
     private sealed class ShortArrayPool : ArrayPool<char>
     {

@@ -19,7 +19,7 @@ public class ResultChunkPoolTests
         Assert.Equal(Max, pool.Rent((Max / 2) + 1).Length);
         Assert.Equal(Max, pool.Rent(Max).Length);
 
-        // Longer than any chunk the writer asks for (a long raw text): exactly as long, and not kept.
+        // Longer than any chunk a string result asks for: exactly as long, and not kept.
         char[] longer = pool.Rent(Max + 1);
         Assert.Equal(Max + 1, longer.Length);
         pool.Return(longer);

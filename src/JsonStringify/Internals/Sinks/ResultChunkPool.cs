@@ -13,8 +13,8 @@ namespace JsonStringify.Internals;
 /// <remarks>
 /// Arrays are kept per power-of-two length from <see cref="StringSink.MinChunkLength"/> to
 /// <see cref="StringSink.MaxChunkLength"/> chars, at most <see cref="MaxKeptPerLength"/> of each, so at most 16M chars
-/// (32 MB) in all, and only once results that long have been made. A longer array (a long raw text that skips the
-/// writer's buffer) is made for its call and dropped.
+/// (32 MB) in all, and only once results that long have been made. A longer array, which string results never ask
+/// for, is made for its caller and dropped.
 /// </remarks>
 internal sealed class ResultChunkPool : ArrayPool<char>
 {

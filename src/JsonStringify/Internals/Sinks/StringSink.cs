@@ -20,8 +20,7 @@ internal sealed class StringSink : TextSink
 
     /// <summary>
     /// The longest chunk rented for the writer: a huge result is built from chunks of 1M chars (2 MB), so no chunk is
-    /// far longer than the text in it. (A long indentation line that skips the writer's buffer gets a chunk of its own
-    /// length.)
+    /// far longer than the text in it.
     /// </summary>
     public const int MaxChunkLength = 1024 * 1024;
 
@@ -87,13 +86,10 @@ internal sealed class StringSink : TextSink
         }
     }
 
-    // A long indentation line that skips the writer's buffer (the writer flushed first): into a chunk of its own.
-    protected override void WriteCore(ReadOnlySpan<char> chars)
-    {
-        char[] chunk = Rent(chars.Length);
-        chars.CopyTo(chunk);
-        Keep(chunk, 0, chars.Length);
-    }
+    // The writer hands a string result its buffers (TakeBuffer) and whole strings (WriteWhole), never loose chars: a
+    // chunk rented for a few chars would stay out, mostly empty, until the call ends.
+    protected override void WriteCore(ReadOnlySpan<char> chars) =>
+        throw new NotSupportedException("A string result takes the writer's buffers and whole strings only.");
 
     protected override void WriteLastCore(ReadOnlySpan<char> chars)
     {

@@ -28,7 +28,8 @@ internal sealed partial class JsonWriter
     // indent).
     private const string LineBreak = "\n";
 
-    // Longer fixed texts (keys, indentation, raw JSON) skip the buffer and go to the sink directly.
+    // Longer fixed texts (quoted keys, raw JSON) skip the buffer and go to the sink whole; longer indentation lines go
+    // through the buffer in pieces (WriteLongLine).
     private const int MaxBufferedText = BufferLength / 2;
 
     // How many ASCII chars in a row take a long string straight into a UTF-8 sink (see StartsWithAscii): one 512-bit
@@ -725,14 +726,33 @@ internal sealed partial class JsonWriter
 
         if (length > MaxBufferedText)
         {
-            Flush();
-            _sink!.Write(_newLine.AsSpan(0, length));
-            SinkChanged();
+            WriteLongLine(length);
             return;
         }
 
         _newLine.AsSpan(0, length).CopyTo(Reserve(length));
         _pos += length;
+    }
+
+    // A line longer than half the buffer (deep output, a wide gap): through the buffer as any other text, filling it
+    // and handing it on as often as the line needs. Handed straight to the sink after a flush, each such line would
+    // cost a string result a new chunk for the few chars written since the line before, and one more for the line.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteLongLine(int length)
+    {
+        ReadOnlySpan<char> rest = _newLine.AsSpan(0, length);
+        while (!rest.IsEmpty)
+        {
+            if (_pos == _buffer.Length)
+            {
+                Flush();
+            }
+
+            int take = Math.Min(rest.Length, _buffer.Length - _pos);
+            rest[..take].CopyTo(_buffer.AsSpan(_pos));
+            _pos += take;
+            rest = rest[take..];
+        }
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
