@@ -89,16 +89,22 @@ internal static class CycleMessage
         text.Append('\'').Append(ConstructorName(o)).Append('\'');
 
     /// <summary>
-    /// V8's rule, as far as it can be followed without running user code: along the prototype chain, starting at the
-    /// object, the first own <c>Symbol.toStringTag</c> that is a string, or (from the first prototype on) the name of
-    /// an own <c>constructor</c> that is a function, unless that name is empty or "Object"; failing both, "Array" for
-    /// an array and "Object" for anything else. Only data properties are read, never a getter, and only on objects of
-    /// Jint's own classes other than proxies, whose own-property lookups run no code. A property in a hidden-class
-    /// slot is not read either: Jint's public API cannot tell it from a lazy slot, whose factory is host code. The
-    /// chain walk stops at the first object or property it may not read.
+    /// V8's rule, as far as it can be followed without running user code: an arguments object is "Arguments" (V8 takes
+    /// the constructor its hidden class records, whatever its prototype or tag); otherwise, along the prototype chain,
+    /// starting at the object, the first own <c>Symbol.toStringTag</c> that is a string, or (from the first prototype
+    /// on) the name of an own <c>constructor</c> that is a function, unless that name is empty or "Object"; failing
+    /// both, "Array" for an array and "Object" for anything else. Only data properties are read, never a getter, and
+    /// only on objects of Jint's own classes other than proxies, whose own-property lookups run no code. A property in
+    /// a hidden-class slot is not read either: Jint's public API cannot tell it from a lazy slot, whose factory is host
+    /// code. The chain walk stops at the first object or property it may not read.
     /// </summary>
     private static string ConstructorName(ObjectInstance o)
     {
+        if (o is JsArguments)
+        {
+            return "Arguments";
+        }
+
         for (ObjectInstance? p = o; p is not null && ReadsRunNoCode(p); p = p.Prototype)
         {
             if (!TryGetOwnData(p, GlobalSymbolRegistry.ToStringTag, out JsValue? tag))
