@@ -176,7 +176,7 @@ public sealed partial class JsonSerializer
             {
                 replacerFunction = replacerObject;
             }
-            else if (Reader.IsArray(replacerObject))
+            else if (Reader.IsArray(replacerObject, Engine))
             {
                 propertyList = ReadPropertyList(replacerObject);
             }

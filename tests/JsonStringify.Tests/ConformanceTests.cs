@@ -298,9 +298,14 @@ public class ConformanceTests
         { "JSON.stringify(new Proxy([], {get(t, k) { return k === 'length' ? -5 : t[k]; }}))", "[]" },
         { "JSON.stringify(new Proxy([], {get(t, k) { return k === 'length' ? '2.7' : 'x' + k; }}))", "[\"x0\",\"x1\"]" },
         { "JSON.stringify(new Proxy({}, {ownKeys() { return ['b', 'a']; }, getOwnPropertyDescriptor() { return {value: 1, enumerable: true, configurable: true}; }, get(t, k) { return k + '!'; }}))", "{\"b\":\"b!\",\"a\":\"a!\"}" },
-        { "var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify(r.proxy)", "TypeError" },
-        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify([r.proxy])", "TypeError" },
-        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({}, r.proxy)", "TypeError" },
+        { "var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify(r.proxy)", "TypeError: Cannot perform 'get' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify([r.proxy])", "TypeError: Cannot perform 'get' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({}, r.proxy)", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({}, new Proxy(new Proxy(r.proxy, {}), {}))", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify({a: 1}, (k, v) => k === 'a' ? r.proxy : v)", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify([1], (k, v) => k === '0' ? new Proxy(r.proxy, {}) : v)", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable([], {}); r.revoke(); JSON.stringify({toJSON: function () { return r.proxy; }})", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
+        { "var r = Proxy.revocable({}, {}); r.revoke(); JSON.stringify([{toJSON: () => new Proxy(r.proxy, {})}], null, 2)", "TypeError: Cannot perform 'IsArray' on a proxy that has been revoked" },
 
         // rawJSON
         { "JSON.stringify(JSON.rawJSON('1e1000'))", "1e1000" },

@@ -65,4 +65,5 @@ internal static class JsonConstants
     public const string InvalidStringLength = "Invalid string length";
     public const string StackOverflow = "Maximum call stack size exceeded";
     public const string BigInt = "Do not know how to serialize a BigInt";
+    public const string RevokedProxyIsArray = "Cannot perform 'IsArray' on a proxy that has been revoked";
 }

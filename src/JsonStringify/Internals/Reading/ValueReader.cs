@@ -343,10 +343,10 @@ internal sealed class ValueReader
 
     /// <summary>
     /// The abstract operation IsArray(<paramref name="o"/>) for an object that is not an array: true for a proxy whose
-    /// target is one, through any number of proxies; a revoked proxy throws the realm's TypeError. Never through the
-    /// script-visible Array.isArray.
+    /// target is one, through any number of proxies; a revoked proxy throws a TypeError of <paramref name="engine"/>'s
+    /// realm. Never through the script-visible Array.isArray.
     /// </summary>
-    public bool IsArray(ObjectInstance o)
+    public bool IsArray(ObjectInstance o, Engine engine)
     {
         if (o is ArrayInstance)
         {
@@ -356,6 +356,21 @@ internal sealed class ValueReader
         if (o.GetType() != EngineTypes.Instance.Proxy)
         {
             return false;
+        }
+
+        // A revoked proxy on the way throws with V8's words (the spec's operation capitalised), where Jint's own
+        // IsArray says 'isArray'; without the proxy's target, Jint's IsArray throws its TypeError.
+        if (Uses(JintAssumption.ProxyTarget))
+        {
+            ObjectInstance? proxy = o;
+            while (proxy.GetType() == EngineTypes.Instance.Proxy)
+            {
+                proxy = JintInternals.ProxyTarget(proxy);
+                if (proxy is null)
+                {
+                    Throw.TypeError(engine, JsonConstants.RevokedProxyIsArray);
+                }
+            }
         }
 
         return Uses(JintAssumption.IsArrayOperation) ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);

@@ -36,7 +36,7 @@ internal sealed partial class Walker<TOutput>
             return;
         }
 
-        if (_reader.IsArray(o) || _reader.IsHostArrayLike(o))
+        if (_reader.IsArray(o, _engine) || _reader.IsHostArrayLike(o))
         {
             OpenArray(o);
             return;
