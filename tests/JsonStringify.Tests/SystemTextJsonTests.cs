@@ -356,6 +356,37 @@ public class SystemTextJsonTests
         Assert.Equal(Expected, serializer.ToJsonNode(value)!.ToJsonString());
     }
 
+    // Raw text may carry a surrogate without its other half as it is (JSON.rawJSON accepts one inside a string, a host
+    // serializer may write one), which UTF-8 cannot hold: the UTF-8 sinks write U+FFFD for it, and so do the writer,
+    // the node and the element, in every layout. A pair stays a pair; the string result keeps the text as it is.
+    [Theory]
+    [InlineData("JSON.rawJSON('\"\\uD800\"')", "\"\uFFFD\"")]
+    [InlineData("[1, JSON.rawJSON('\"a\\uDC00\"'), {r: JSON.rawJSON('\"\\uDC00\\uD800x\\uD83D\\uDE00\"')}]", "[1,\"a\uFFFD\",{\"r\":\"\uFFFD\uFFFDx\uD83D\uDE00\"}]")]
+    [InlineData("({toJSON: () => [JSON.rawJSON('\"\\uD800\"'), JSON.rawJSON('\"\\uDBFF\\uDFFF\"')]})", "[\"\uFFFD\",\"\uDBFF\uDFFF\"]")]
+    public void RawTextWithAnUnpairedSurrogateHasUFFFDInEveryUtf8Output(string expression, string expected)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate(expression);
+        string text = serializer.SerializeToString(value)!;
+        Assert.Equal(expected, text.Replace('\uD800', '\uFFFD').Replace('\uDC00', '\uFFFD'));
+
+        var bytes = new ArrayBufferWriter<byte>();
+        serializer.Serialize(value, bytes);
+        Assert.Equal(expected, Encoding.UTF8.GetString(bytes.WrittenSpan));
+        Assert.Equal(expected, serializer.ToJsonElement(value)!.Value.GetRawText());
+
+        JsonNode node = serializer.ToJsonNode(value)!;
+        Assert.True(JsonNode.DeepEquals(JsonNode.Parse(expected), node));
+        foreach (bool skipValidation in (bool[])[false, true])
+        {
+            string written = WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping, skipValidation: skipValidation);
+            Assert.Equal(expected, written);
+            string indented = WriteIndented(writer => serializer.Serialize(value, writer), skipValidation);
+            Assert.True(JsonNode.DeepEquals(JsonNode.Parse(expected), JsonNode.Parse(indented)));
+        }
+    }
+
     // MaxLength counts the bytes written into a Utf8JsonWriter; nodes have no text, and only an array whose shortest
     // text could not fit is a RangeError there, as on the string path (see docs/limits.md).
     [Fact]
@@ -561,6 +592,17 @@ public class SystemTextJsonTests
     {
         var buffer = new ArrayBufferWriter<byte>();
         using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = encoder, MaxDepth = maxDepth, SkipValidation = skipValidation }))
+        {
+            write(writer);
+        }
+
+        return Encoding.UTF8.GetString(buffer.WrittenSpan);
+    }
+
+    private static string WriteIndented(Action<Utf8JsonWriter> write, bool skipValidation)
+    {
+        var buffer = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true, SkipValidation = skipValidation }))
         {
             write(writer);
         }

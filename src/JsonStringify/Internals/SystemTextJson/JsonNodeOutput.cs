@@ -66,7 +66,9 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public void WriteString(string value) => _builder.Add(JsonValue.Create(value));
 
-    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(text));
+    // A surrogate in the text without its other half becomes U+FFFD, as the UTF-8 sinks write it: the parser reads
+    // UTF-8, which cannot hold one.
+    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(UnpairedSurrogates.Replaced(text)));
 
     public void StartObject() => _builder.StartObject();
 

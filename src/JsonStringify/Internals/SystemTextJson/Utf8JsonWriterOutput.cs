@@ -146,7 +146,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void WriteString(string value)
     {
-        if (HasUnpairedSurrogate(value))
+        if (UnpairedSurrogates.AreIn(value))
         {
             WritePendingName();
             WriteEscapedString(value);
@@ -163,10 +163,12 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     // Raw JSON (JSON.rawJSON's text, checked when it was made; a host serializer's, checked unless the writer skips
-    // validation) goes in as it is, as the text outputs copy it, unless the writer lays it out (IsLaidOutByWriter).
+    // validation) goes in as it is, as the text outputs copy it, unless the writer lays it out (IsLaidOutByWriter). A
+    // surrogate in it without its other half becomes U+FFFD, as the UTF-8 sinks write it: the writer cannot encode it.
     public void WriteRaw(string text)
     {
         WritePendingName();
+        text = UnpairedSurrogates.Replaced(text);
         JsonWriterOptions options = Writer.Options;
         if (IsLaidOutByWriter(text, options))
         {
@@ -207,7 +209,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         _state.ArrayElement = false;
         if (!_state.Names.TryGetValue(quotedWithColon, out JsonEncodedText encoded))
         {
-            if (name.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd))
+            if (UnpairedSurrogates.MayBeIn(name))
             {
                 Writer.WritePropertyName(name);
                 return;
@@ -299,13 +301,6 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     // The most encoded property names kept; past it the cache starts again.
     private const int MaxCachedNames = 4096;
 
-    private const char HighSurrogateStart = '\uD800';
-    private const char LowSurrogateEnd = '\uDFFF';
-
-    /// <summary>Whether <paramref name="value"/> has a surrogate that is not half of a pair.</summary>
-    private static bool HasUnpairedSurrogate(string value) =>
-        value.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd) && FindUnpairedSurrogate(value);
-
     /// <summary>
     /// Whether raw JSON going into a writer with these options is parsed and written by the writer itself, token by
     /// token (<see cref="WriteParsed"/>), rather than copied as it is (<see cref="WriteRawValue"/>). An indented writer
@@ -318,26 +313,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     private static bool IsLaidOutByWriter(string text, JsonWriterOptions options) =>
         options.Indented
         && !options.SkipValidation
-        && !text.AsSpan().ContainsAnyInRange(HighSurrogateStart, LowSurrogateEnd)
+        && !UnpairedSurrogates.MayBeIn(text)
         && !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase);
-
-    private static bool FindUnpairedSurrogate(string value)
-    {
-        for (int i = 0; i < value.Length; i++)
-        {
-            char c = value[i];
-            if (char.IsHighSurrogate(c) && i + 1 < value.Length && char.IsLowSurrogate(value[i + 1]))
-            {
-                i++;
-            }
-            else if (char.IsSurrogate(c))
-            {
-                return true;
-            }
-        }
-
-        return false;
-    }
 
     // QuoteJSONString's text, with its \udXXX escapes, written raw: it is valid JSON text, and no input validation is
     // needed for what the escaper made.
