@@ -387,6 +387,23 @@ public class SystemTextJsonTests
         }
     }
 
+    // The same for a host serializer's text (Jint's SerializeToJson), which nothing checks.
+    [Fact]
+    public void HostTextWithAnUnpairedSurrogateHasUFFFDInEveryUtf8Output()
+    {
+        using var engine = new Engine(o => o.Interop.SerializeToJson = (_, _, _) => "{\"h\":\"\uDC00\uD83D\uDE00\"}");
+        engine.SetValue("poco", new Poco());
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("[poco]");
+        const string Expected = "[{\"h\":\"\uFFFD\uD83D\uDE00\"}]";
+        var bytes = new ArrayBufferWriter<byte>();
+        serializer.Serialize(value, bytes);
+        Assert.Equal(Expected, Encoding.UTF8.GetString(bytes.WrittenSpan));
+        Assert.Equal(Expected, serializer.ToJsonElement(value)!.Value.GetRawText());
+        Assert.True(JsonNode.DeepEquals(JsonNode.Parse(Expected), serializer.ToJsonNode(value)));
+        Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping));
+    }
+
     // MaxLength counts the bytes written into a Utf8JsonWriter; nodes have no text, and only an array whose shortest
     // text could not fit is a RangeError there, as on the string path (see docs/limits.md).
     [Fact]
