@@ -68,7 +68,7 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     // A surrogate in the text without its other half becomes U+FFFD, as the UTF-8 sinks write it: the parser reads
     // UTF-8, which cannot hold one.
-    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(UnpairedSurrogates.Replaced(text)));
+    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(Surrogates.ReplaceUnpaired(text)));
 
     public void StartObject() => _builder.StartObject();
 

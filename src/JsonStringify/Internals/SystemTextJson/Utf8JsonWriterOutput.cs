@@ -146,7 +146,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
 
     public void WriteString(string value)
     {
-        if (UnpairedSurrogates.AreIn(value))
+        if (Surrogates.HasUnpaired(value))
         {
             WritePendingName();
             WriteEscapedString(value);
@@ -168,7 +168,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     public void WriteRaw(string text)
     {
         WritePendingName();
-        text = UnpairedSurrogates.Replaced(text);
+        text = Surrogates.ReplaceUnpaired(text);
         JsonWriterOptions options = Writer.Options;
         if (IsLaidOutByWriter(text, options))
         {
@@ -209,7 +209,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         _state.ArrayElement = false;
         if (!_state.Names.TryGetValue(quotedWithColon, out JsonEncodedText encoded))
         {
-            if (UnpairedSurrogates.MayBeIn(name))
+            if (Surrogates.HasAny(name))
             {
                 Writer.WritePropertyName(name);
                 return;
@@ -313,7 +313,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     private static bool IsLaidOutByWriter(string text, JsonWriterOptions options) =>
         options.Indented
         && !options.SkipValidation
-        && !UnpairedSurrogates.MayBeIn(text)
+        && !Surrogates.HasAny(text)
         && !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase);
 
     // QuoteJSONString's text, with its \udXXX escapes, written raw: it is valid JSON text, and no input validation is
