@@ -63,7 +63,7 @@ public class SpecGapTests
                 Assert.Same(typeError, ((ObjectInstance)e.Error).Get("constructor"));
             }
 
-            // Both readers read a proxy's target (a host convention), so both throw with V8's words.
+            // Both readers throw with V8's words.
             foreach (ValueReader reader in (ValueReader[])[ValueReader.Allowing(JintAssumption.All), ValueReader.Public])
             {
                 var e = Assert.Throws<JavaScriptException>(() => reader.IsArray(proxy, engine));

@@ -358,22 +358,16 @@ internal sealed class ValueReader
             return false;
         }
 
-        // A revoked proxy on the way throws with V8's words (the spec's operation capitalised), where Jint's own
-        // IsArray says 'isArray'; without the proxy's target, Jint's IsArray throws its TypeError.
-        if (Uses(JintAssumption.ProxyTarget))
+        // IsArray of a proxy runs no user code, and fails only where a proxy on the way was revoked, in Jint's words
+        // ('isArray'): that becomes the realm's TypeError in V8's (the spec's operation, 'IsArray').
+        try
         {
-            ObjectInstance? proxy = o;
-            while (proxy.GetType() == EngineTypes.Instance.Proxy)
-            {
-                proxy = JintInternals.ProxyTarget(proxy);
-                if (proxy is null)
-                {
-                    Throw.TypeError(engine, JsonConstants.RevokedProxyIsArray);
-                }
-            }
+            return Uses(JintAssumption.IsArrayOperation) ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
         }
-
-        return Uses(JintAssumption.IsArrayOperation) ? JintInternals.IsArray(o) : PristineRealm.IsArray(o);
+        catch (JavaScriptException)
+        {
+            throw new JavaScriptException(engine.Intrinsics.TypeError, JsonConstants.RevokedProxyIsArray);
+        }
     }
 
     /// <summary>
