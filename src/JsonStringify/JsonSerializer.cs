@@ -80,7 +80,8 @@ public sealed partial class JsonSerializer
         _options.EnableFastPath
             ? Reader.DescribeDisabledParts()
             : "JsonSerializerOptions.EnableFastPath is false: Jint's public API is used, and its internals only for Jint's "
-                + "host conventions that the public API does not reach (Engine.Options, a proxy's target)."
+                + "host conventions that the public API does not reach (Engine.Options, a proxy's target, a host object's "
+                + "answer to whether it has an enumerable key)."
                 + (Reader.DescribeDisabledParts() is { } failures ? Environment.NewLine + failures : string.Empty);
 
     internal Engine Engine { get; }

@@ -217,10 +217,10 @@ public class HostObjectTests
         }
     }
 
-    // Enumerability is asked as Jint's serializer asks it, through the object's ProbeOwnProperty, on the fast reader;
-    // the public reader asks GetOwnProperty. Either way the same keys, as the probe must agree with GetOwnProperty.
+    // Enumerability is asked as Jint's serializer asks it, through the object's ProbeOwnProperty, on both readers (a
+    // host convention): the same keys as GetOwnProperty gives, as the probe must agree with it.
     [Fact]
-    public void EnumerabilityIsAskedThroughTheHostsProbeOnTheFastReader()
+    public void EnumerabilityIsAskedThroughTheHostsProbeOnBothReaders()
     {
         Assert.True(Internals.FastPath.Holds(Internals.JintAssumption.OwnPropertyProbe));
         using Engine builtin = Js.Builtin();
@@ -241,12 +241,27 @@ public class HostObjectTests
             counts.Add((probed.Probes, probed.Lookups));
         }
 
-        // The three own keys of the object are probed on the fast reader and looked up on the public one, and nothing
-        // else differs. A proxy's [[GetOwnProperty]] (here its target's) is a lookup on both.
-        int probes = ReaderSelection.PublicOnly ? 0 : 3;
-        Assert.Equal(probes, counts[0].Probes);
-        Assert.Equal(0, counts[1].Probes);
-        Assert.Equal(probes, counts[1].Lookups - counts[0].Lookups);
+        // The three own keys of the object are probed on both readers, and nothing else differs. A proxy's
+        // [[GetOwnProperty]] (here its target's) is a lookup on both.
+        Assert.Equal(3, counts[0].Probes);
+        Assert.Equal(counts[0], counts[1]);
+    }
+
+    // Under Interop.EnumerableConversion's Snapshot, a CLR sequence becomes an array each time it is read: a value in a
+    // wrapped dictionary is read once, by [[Get]], as Jint's serializer reads it, on both readers, so a sequence that
+    // can be enumerated only once is written whole.
+    [Theory]
+    [InlineData(true)]
+    [InlineData(false)]
+    public void ASequenceInADictionaryIsEnumeratedOnceUnderSnapshotConversion(bool fastPath)
+    {
+        var options = new Options();
+        options.Interop.EnumerableConversion = EnumerableConversionMode.Snapshot;
+        using var engine = new Engine(options.UseJsonStringify(new JsonSerializerOptions { EnableFastPath = fastPath }));
+        var once = new EnumerableOnce();
+        engine.SetValue("map", new Dictionary<string, object?> { ["a"] = once, ["b"] = 1 });
+        Assert.Equal("{\"a\":[1,2],\"b\":1}", Js.Run(engine, "JSON.stringify(map)"));
+        Assert.Equal(1, once.Enumerations);
     }
 
     [Fact]
@@ -429,5 +444,15 @@ public class HostObjectTests
             value = index < length ? JsNumber.Create(index * index) : JsValue.Undefined;
             return index < length;
         }
+    }
+
+    // A sequence whose first enumeration gives 1 and 2, and every later one nothing; counts its enumerations.
+    private sealed class EnumerableOnce : IEnumerable<int>
+    {
+        public int Enumerations { get; private set; }
+
+        public IEnumerator<int> GetEnumerator() => ++Enumerations == 1 ? new List<int> { 1, 2 }.GetEnumerator() : Enumerable.Empty<int>().GetEnumerator();
+
+        System.Collections.IEnumerator System.Collections.IEnumerable.GetEnumerator() => GetEnumerator();
     }
 }

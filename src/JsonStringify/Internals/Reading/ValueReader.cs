@@ -27,8 +27,11 @@ internal sealed class ValueReader
     private static readonly object s_virgin = new();
 
     // What the public reader still reads of Jint's internals: not for speed but for meaning, Jint's host conventions
-    // that its public API does not reach (Interop.SerializeToJson, and a proxy over a wrapped CLR collection).
-    private const JintAssumption HostConventions = JintAssumption.EngineOptions | JintAssumption.ProxyTarget;
+    // that its public API does not reach (Interop.SerializeToJson, a proxy over a wrapped CLR collection, and a host
+    // object's answer to whether it has a key, which a wrapped dictionary gives without reading the value: under
+    // Interop.EnumerableConversion's Snapshot, reading it enumerates a sequence once more).
+    private const JintAssumption HostConventions =
+        JintAssumption.EngineOptions | JintAssumption.ProxyTarget | JintAssumption.OwnPropertyProbe;
 
     // The readers with every assumption allowed, and with none but the host conventions.
     private static readonly Lazy<ValueReader> s_fast = new(() => new ValueReader(JintAssumption.All));
