@@ -32,7 +32,8 @@ public sealed class JsonSerializerOptions
     /// toJSON and replacer functions called, as Jint's own serializer does. The internals are self-tested once per
     /// process and the public API is used when they do not match this Jint version, so the output is the same either
     /// way; see <see cref="JsonSerializer.IsFastPathActive"/>. Defaults to <see langword="true"/>. Set it to
-    /// <see langword="false"/> to use only Jint's public API.
+    /// <see langword="false"/> to use Jint's public API, and its internals only for the host conventions it does not
+    /// reach (see <see cref="JsonSerializer.FastPathDisabledReason"/>).
     /// </summary>
     public bool EnableFastPath { get; init; } = true;
 
