@@ -382,7 +382,7 @@ public class SystemTextJsonTests
         {
             string written = WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping, skipValidation: skipValidation);
             Assert.Equal(expected, written);
-            string indented = WriteIndented(writer => serializer.Serialize(value, writer), skipValidation);
+            string indented = WriteWith(writer => serializer.Serialize(value, writer), skipValidation: skipValidation, indented: true);
             Assert.True(JsonNode.DeepEquals(JsonNode.Parse(expected), JsonNode.Parse(indented)));
         }
     }
@@ -605,21 +605,11 @@ public class SystemTextJsonTests
     }
 
     private static string WriteWith(
-        Action<Utf8JsonWriter> write, JavaScriptEncoder? encoder = null, int maxDepth = 0, bool skipValidation = false)
+        Action<Utf8JsonWriter> write, JavaScriptEncoder? encoder = null, int maxDepth = 0, bool skipValidation = false, bool indented = false)
     {
         var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Encoder = encoder, MaxDepth = maxDepth, SkipValidation = skipValidation }))
-        {
-            write(writer);
-        }
-
-        return Encoding.UTF8.GetString(buffer.WrittenSpan);
-    }
-
-    private static string WriteIndented(Action<Utf8JsonWriter> write, bool skipValidation)
-    {
-        var buffer = new ArrayBufferWriter<byte>();
-        using (var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { Indented = true, SkipValidation = skipValidation }))
+        var options = new JsonWriterOptions { Encoder = encoder, MaxDepth = maxDepth, SkipValidation = skipValidation, Indented = indented };
+        using (var writer = new Utf8JsonWriter(buffer, options))
         {
             write(writer);
         }
