@@ -1,5 +1,6 @@
 using System.Collections;
 using System.Collections.Concurrent;
+using System.Diagnostics.CodeAnalysis;
 using Jint.Native.Object;
 using Jint.Runtime.Interop;
 
@@ -29,6 +30,12 @@ internal static class HostObjects
     // Each CLR type is inspected once; afterwards this is a dictionary lookup.
     private static bool IsArrayLikeType(Type type) => s_arrayLikeTypes.GetOrAdd(type, static t => Inspect(t));
 
+    // The interfaces are those Jint's interop sees when it wraps the object, from the same metadata: where trimming has
+    // removed one that the program never uses, neither finds it, and both treat the object alike.
+    [UnconditionalSuppressMessage(
+        "Trimming",
+        "IL2070:UnrecognizedReflectionPattern",
+        Justification = "Agrees with Jint's interop, which reads the same interfaces of the wrapped type.")]
     private static bool Inspect(Type type)
     {
         bool collection = typeof(ICollection).IsAssignableFrom(type);

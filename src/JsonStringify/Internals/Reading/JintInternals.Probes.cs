@@ -1,3 +1,4 @@
+using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
@@ -41,6 +42,10 @@ internal static partial class JintInternals
 
     // Compiles the table reader where code can be compiled, and keeps it for ReadTable once it agrees with the public
     // GetOwnProperties on the probe tables.
+    [UnconditionalSuppressMessage(
+        "Trimming",
+        "IL2026:RequiresUnreferencedCode",
+        Justification = "A member of Jint's that trimming removed makes CompileTableReader throw, and the probe fail.")]
     private static bool ProbePropertyTables()
     {
         if (!RuntimeFeature.IsDynamicCodeCompiled)

@@ -1,4 +1,5 @@
 using System.Diagnostics;
+using System.Diagnostics.CodeAnalysis;
 using System.Reflection;
 using System.Reflection.Emit;
 using System.Runtime.CompilerServices;
@@ -70,7 +71,10 @@ internal static partial class JintInternals
     private const int RemovedSlot = -2;
 
     // Emitted as IL into a DynamicMethod that may read private fields, which compiles far faster at the first table
-    // than an expression tree would.
+    // than an expression tree would. It finds Jint's types and fields by name: where trimming has removed one, or code
+    // cannot be compiled at run time, it throws, and the probe that calls it turns the table reader off.
+    [RequiresDynamicCode("Compiles the table reader into a DynamicMethod.")]
+    [RequiresUnreferencedCode("Finds Jint's internal types and fields by name.")]
     private static TableReader CompileTableReader()
     {
         const BindingFlags Instance = BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic;
