@@ -1,3 +1,4 @@
+using System.Collections;
 using System.Diagnostics.CodeAnalysis;
 using System.Runtime.CompilerServices;
 using Jint;
@@ -480,12 +481,13 @@ internal static partial class JintInternals
         return true;
     }
 
-    // Proxies made through the public API, over a wrapped CLR object and over another proxy, must give back the
-    // objects they were made over, and a revoked one null.
+    // Proxies made through the public API, over a wrapped CLR collection and over another proxy, must give back the
+    // objects they were made over, and a revoked one null. The collection is not generic: under NativeAOT, Jint 4.16.0
+    // cannot wrap a List<int> (its wrapper is a generic type made at run time).
     private static bool ProbeProxyTarget()
     {
         using var engine = new Engine();
-        var wrapper = (ObjectInstance)JsValue.FromObject(engine, new List<int> { 1 });
+        var wrapper = (ObjectInstance)JsValue.FromObject(engine, new ArrayList { 1 });
         var handler = new ForwardingHandler();
         ObjectInstance inner = engine.Advanced.CreateProxy(wrapper, handler);
         ObjectInstance outer = engine.Advanced.CreateProxy(inner, handler);
