@@ -9,7 +9,7 @@ using JsonStringify;
 // Jint's serializer and this library's, UTF-8 into a reused buffer writer and a string, take turns on each document in
 // batches of 10 calls: a third of --seconds untimed, then the rest timed; the table gives each side's best timed call
 // and the ratios to Jint's. The documents are testdata/'s classic three and its corpus, or the files named.
-//   NativeAot.Benchmarks [--seconds S] [--public] [file ...]
+//   JsonStringify.NativeAot.Benchmarks [--seconds S] [--public] [file ...]
 const int Batch = 10;
 double seconds = 3;
 bool fastPath = true;
@@ -18,8 +18,13 @@ for (int i = 0; i < args.Length; i++)
 {
     switch (args[i])
     {
-        case "--seconds" when i + 1 < args.Length:
-            seconds = double.Parse(args[++i], CultureInfo.InvariantCulture);
+        case "--seconds":
+            if (i + 1 == args.Length || !double.TryParse(args[++i], CultureInfo.InvariantCulture, out seconds) || seconds <= 0)
+            {
+                Console.Error.WriteLine("--seconds takes a positive number of seconds.");
+                return 2;
+            }
+
             break;
         case "--public":
             fastPath = false;
@@ -63,10 +68,13 @@ foreach (string file in files)
         () => ours.SerializeToString(document),
     ];
     double[] best = [double.MaxValue, double.MaxValue, double.MaxValue];
+    // Rounds until the time is up, the last always timed: a document whose untimed rounds outlast the time still gets
+    // one timed round.
     var clock = Stopwatch.StartNew();
-    while (clock.Elapsed.TotalSeconds < seconds)
+    for (bool last = false; !last;)
     {
-        bool timed = clock.Elapsed.TotalSeconds >= seconds / 3;
+        last = clock.Elapsed.TotalSeconds >= seconds;
+        bool timed = last || clock.Elapsed.TotalSeconds >= seconds / 3;
         for (int side = 0; side < sides.Length; side++)
         {
             for (int call = 0; call < Batch; call++)
@@ -91,6 +99,8 @@ foreach (string file in files)
 Console.WriteLine();
 Console.WriteLine(FormattableString.Invariant(
     $"Medians of ours ÷ Jint's over {files.Count} documents: UTF-8 {Median(utf8Ratios):F3}, string {Median(stringRatios):F3}."));
+
+return 0;
 
 static double Median(List<double> values)
 {

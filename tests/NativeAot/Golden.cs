@@ -3,8 +3,10 @@ using System.Text.Json;
 namespace JsonStringify.NativeAot;
 
 /// <summary>testdata/v8-golden.json, recorded with Node 26 by tests/v8/record-golden.mjs (its header says what each
-/// section holds).</summary>
+/// section holds), read with the checks of V8GoldenTests' and V8FuzzTests' loaders.</summary>
 internal sealed record Golden(
+    string NodeVersion,
+    string V8Version,
     List<GoldenCase> Cases,
     List<GoldenCase> Fuzz,
     List<(string Bits, string Text)> Numbers,
@@ -14,22 +16,28 @@ internal sealed record Golden(
     {
         using JsonDocument document = JsonDocument.Parse(File.ReadAllBytes(path));
         JsonElement root = document.RootElement;
-        var cases = root.GetProperty("cases").EnumerateArray().Select(item => ReadCase(item, Text(item, "name"))).ToList();
-        var fuzz = root.GetProperty("fuzz").EnumerateArray().Select((item, i) => ReadCase(item, $"fuzz case {i}")).ToList();
+
+        // A case's result is V8's string, or the error's name where it threw; never null.
+        var cases = root.GetProperty("cases").EnumerateArray()
+            .Select(item => new GoldenCase(Text(item, "name"), Text(item, "script"), Text(item, "result"), Throws(item)))
+            .ToList();
+
+        // A fuzz case's result is null where V8's call returned undefined, and an error's name where it threw.
+        var fuzz = root.GetProperty("fuzz").EnumerateArray().Select((item, i) =>
+        {
+            var fuzzCase = new GoldenCase($"fuzz case {i}", Text(item, "script"), item.GetProperty("result").GetString(), Throws(item));
+            return fuzzCase.Throws && fuzzCase.Result is null
+                ? throw new InvalidDataException($"{fuzzCase.Name} throws but has no error name in {path}")
+                : fuzzCase;
+        }).ToList();
         var numbers = root.GetProperty("numbers").EnumerateArray().Select(item => (Text(item, "bits"), Text(item, "text"))).ToList();
         var corpus = root.GetProperty("corpus").EnumerateArray()
             .Select(item => new GoldenCorpus(Text(item, "file"), ReadDigest(item, "compact"), ReadDigest(item, "indented")))
             .ToList();
-        return new Golden(cases, fuzz, numbers, corpus);
+        return new Golden(Text(root, "node"), Text(root, "v8"), cases, fuzz, numbers, corpus);
     }
 
-    // Result is V8's string, null where the script's value was undefined (fuzz cases only), or the error's name where
-    // it threw.
-    private static GoldenCase ReadCase(JsonElement item, string name) => new(
-        name,
-        Text(item, "script"),
-        item.GetProperty("result").GetString(),
-        item.TryGetProperty("throws", out JsonElement throws) && throws.GetBoolean());
+    private static bool Throws(JsonElement item) => item.TryGetProperty("throws", out JsonElement throws) && throws.GetBoolean();
 
     private static GoldenDigest ReadDigest(JsonElement item, string form)
     {

@@ -15,6 +15,7 @@ Golden golden = Golden.Load(Path.Combine(AppContext.BaseDirectory, "testdata", "
 foreach (bool fastPath in (ReadOnlySpan<bool>)[true, false])
 {
     var replay = new Replay(golden, fastPath, tally);
+    replay.CheckGoldenFile();
     replay.CheckReader();
     replay.CheckCases();
     replay.CheckFuzz();

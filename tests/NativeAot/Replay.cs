@@ -12,27 +12,57 @@ namespace JsonStringify.NativeAot;
 
 /// <summary>
 /// The golden data through one value reader: the fast path (<see cref="JsonSerializerOptions.EnableFastPath"/>), or
-/// Jint's public API. Each script runs as V8GoldenTests and V8FuzzTests run it, and each document is written to a
-/// string, a buffer writer and a stream, compact and with space 2.
+/// Jint's public API. Each section is checked as V8GoldenTests and V8FuzzTests check it, a little more strictly: a
+/// script's value must be a string (as record-golden.mjs records only strings), and a thrown error's name V8's. Each
+/// document is written to a string, a buffer writer and a stream, compact and with space 2.
 /// </summary>
 internal sealed class Replay
 {
-    // The deepest golden script nests 3,000 levels (V8's limit is its stack); V8GoldenTests runs them with this too.
-    private const int MaxDepth = 10_000;
+    // The least each section holds, as V8GoldenTests and V8FuzzTests require.
+    private const int MinimumCases = 150;
+    private const int MinimumFuzzCases = 2000;
+    private const int MinimumNumbers = 20_000;
 
     private readonly Golden _golden;
     private readonly bool _fastPath;
     private readonly Tally _tally;
-    private readonly JsonSerializerOptions _options;
     private readonly string _reader;
+
+    // The settings of the tests each section comes from: the recorded cases with V8GoldenTests' (the deepest script
+    // nests 3,000 levels, V8's limit being its stack), the rest with the defaults.
+    private readonly JsonSerializerOptions _caseOptions;
+    private readonly JsonSerializerOptions _options;
 
     public Replay(Golden golden, bool fastPath, Tally tally)
     {
         _golden = golden;
         _fastPath = fastPath;
         _tally = tally;
-        _options = new JsonSerializerOptions { MaxDepth = MaxDepth, EnableFastPath = fastPath };
         _reader = fastPath ? "fast path" : "public reader";
+        _caseOptions = new JsonSerializerOptions { MaxDepth = 10_000, EnableFastPath = fastPath };
+        _options = new JsonSerializerOptions { EnableFastPath = fastPath };
+    }
+
+    /// <summary>The golden file is Node 26's, has at least as many cases, fuzz cases and numbers as the tests ask,
+    /// and a digest for every JSON document below testdata/ but itself.</summary>
+    public void CheckGoldenFile()
+    {
+        string testdata = Path.Combine(AppContext.BaseDirectory, "testdata");
+        var documents = Directory.EnumerateFiles(testdata, "*.json", SearchOption.AllDirectories)
+            .Select(path => Path.GetRelativePath(testdata, path).Replace(Path.DirectorySeparatorChar, '/'))
+            .Where(file => file != "v8-golden.json")
+            .Order(StringComparer.Ordinal);
+        bool complete = _golden.NodeVersion.StartsWith("26.", StringComparison.Ordinal)
+            && _golden.V8Version.StartsWith("14.6.", StringComparison.Ordinal)
+            && _golden.Cases.Count >= MinimumCases
+            && _golden.Fuzz.Count >= MinimumFuzzCases
+            && _golden.Numbers.Count >= MinimumNumbers
+            && documents.SequenceEqual(_golden.Corpus.Select(c => c.File).Order(StringComparer.Ordinal));
+        _tally.Check(
+            $"{_reader}: the golden file is complete",
+            complete,
+            () => $"Node {_golden.NodeVersion}, V8 {_golden.V8Version}, {_golden.Cases.Count} cases, {_golden.Fuzz.Count} fuzz cases, "
+                + $"{_golden.Numbers.Count} numbers, digests of {string.Join(", ", _golden.Corpus.Select(c => c.File))}");
     }
 
     /// <summary>
@@ -73,8 +103,8 @@ internal sealed class Replay
     {
         foreach (GoldenCase golden in _golden.Cases)
         {
-            var engine = new Engine(o => o.UseJsonStringify(_options));
-            (bool matches, string ours) = Run(engine, golden);
+            var engine = new Engine(o => o.UseJsonStringify(_caseOptions));
+            (bool matches, string ours) = Run(engine, golden, undefinedResult: "undefined");
             _tally.Check($"{_reader}: {golden.Name}", matches, () => $"V8 {Show(golden)}, ours {ours}");
         }
     }
@@ -85,23 +115,25 @@ internal sealed class Replay
         var engine = new Engine(o => o.UseJsonStringify(_options));
         foreach (GoldenCase fuzz in _golden.Fuzz)
         {
-            (bool matches, string ours) = Run(engine, fuzz);
+            (bool matches, string ours) = Run(engine, fuzz, undefinedResult: null);
             _tally.Check($"{_reader}: {fuzz.Name}", matches, () => $"{fuzz.Script}\n  V8 {Show(fuzz)}, ours {ours}");
         }
     }
 
-    /// <summary>Every recorded double, written alone: one check, as in V8GoldenTests.</summary>
+    /// <summary>Every recorded double, finite, formatted and serialized alone: one check, as in V8GoldenTests.</summary>
     public void CheckNumbers()
     {
         var serializer = new JsonSerializer(new Engine(), _options);
+        Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
         var mismatches = new List<string>();
         foreach ((string bits, string text) in _golden.Numbers)
         {
             double value = BitConverter.Int64BitsToDouble(long.Parse(bits, NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture));
-            string? ours = serializer.SerializeToString(JsNumber.Create(value));
-            if (ours != text)
+            string formatted = double.IsFinite(value) ? new string(buffer[..NumberFormatter.Format(value, buffer)]) : "not finite";
+            string? serialized = serializer.SerializeToString(JsNumber.Create(value));
+            if (formatted != text || serialized != text)
             {
-                mismatches.Add($"bits {bits}: V8 {text}, ours {ours}");
+                mismatches.Add($"bits {bits}: V8 {text}, NumberFormatter {formatted}, JsonSerializer {serialized}");
             }
         }
 
@@ -149,8 +181,10 @@ internal sealed class Replay
         }
     }
 
-    // Runs a script whose value is a string; whether it matches V8's outcome, and a description of ours.
-    private static (bool Matches, string Ours) Run(Engine engine, GoldenCase golden)
+    // Runs a script whose value is a string; whether it matches V8's outcome, and a description of ours. An undefined
+    // value matches undefinedResult: the recorded cases wrap such values in String() and record "undefined", the fuzz
+    // cases record null.
+    private static (bool Matches, string Ours) Run(Engine engine, GoldenCase golden, string? undefinedResult)
     {
         JsValue result;
         try
@@ -171,16 +205,21 @@ internal sealed class Replay
 
         if (result.IsUndefined())
         {
-            return (!golden.Throws && golden.Result is null or "undefined", "undefined");
+            return (!golden.Throws && golden.Result == undefinedResult, "undefined");
         }
 
-        string text = result.ToString();
-        return (!golden.Throws && result.IsString() && text == golden.Result, Escape(text));
+        if (!result.IsString())
+        {
+            return (false, $"a {result.Type} completion value: {result}");
+        }
+
+        string text = result.AsString();
+        return (!golden.Throws && text == golden.Result, Escape(text));
     }
 
     private static string Show(GoldenCase golden) => golden.Throws ? "throws " + golden.Result : Escape(golden.Result);
 
-    // A string in printable ASCII, controls and lone surrogates escaped, or "undefined".
+    // A string as a quoted literal in printable ASCII (controls and lone surrogates escaped), or "undefined".
     private static string Escape(string? text)
     {
         if (text is null)
@@ -191,7 +230,12 @@ internal sealed class Replay
         var builder = new StringBuilder(text.Length + 2).Append('"');
         foreach (char c in text)
         {
-            _ = c is >= ' ' and <= '~' ? builder.Append(c) : builder.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}");
+            _ = c switch
+            {
+                '"' or '\\' => builder.Append('\\').Append(c),
+                >= ' ' and <= '~' => builder.Append(c),
+                _ => builder.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}"),
+            };
         }
 
         return builder.Append('"').ToString();

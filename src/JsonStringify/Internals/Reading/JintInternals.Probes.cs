@@ -46,7 +46,7 @@ internal static partial class JintInternals
     [UnconditionalSuppressMessage(
         "Trimming",
         "IL2026:RequiresUnreferencedCode",
-        Justification = "A member of Jint's that trimming removed makes CompileTableReader throw, and the probe fail.")]
+        Justification = "A member of Jint's that trimming removed makes the compile throw, or the probe reject its reader.")]
     private static bool ProbePropertyTables()
     {
         if (!RuntimeFeature.IsDynamicCodeCompiled)
@@ -483,7 +483,7 @@ internal static partial class JintInternals
 
     // Proxies made through the public API, over a wrapped CLR collection and over another proxy, must give back the
     // objects they were made over, and a revoked one null. The collection is not generic: under NativeAOT, Jint 4.16.0
-    // cannot wrap a List<int> (its wrapper is a generic type made at run time).
+    // and 4.16.1 cannot wrap a List<int> (its wrapper is a generic type made at run time).
     private static bool ProbeProxyTarget()
     {
         using var engine = new Engine();
