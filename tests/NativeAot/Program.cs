@@ -1,15 +1,11 @@
 using System.Runtime.CompilerServices;
 using JsonStringify.NativeAot;
 
-// Replays the V8 golden data through the library compiled ahead of time, once on the fast path and once on the public
-// reader: the checks of V8GoldenTests and V8FuzzTests, and what the fast path keeps where no code can be compiled at
-// run time. Prints the first mismatches and a last line "native AOT: N passed, N failed"; exits 1 on any failure.
-if (RuntimeFeature.IsDynamicCodeSupported)
-{
-    Console.Error.WriteLine("This program checks the library as NativeAOT compiles it: publish it (see .ci/run) and run the native program.");
-    return 2;
-}
-
+// Replays the V8 golden data through the library as a published program has it, once on the fast path and once on the
+// public reader: the checks of V8GoldenTests and V8FuzzTests, and which parts of the fast path are off. .ci/run
+// publishes it twice: with NativeAOT, where no code can be compiled at run time, and trimmed under the JIT. Prints the
+// first mismatches and a last line "without code compiled at run time: N passed, N failed" ("with" where it is);
+// exits 1 on any failure.
 var tally = new Tally();
 Golden golden = Golden.Load(Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json"));
 foreach (bool fastPath in (ReadOnlySpan<bool>)[true, false])
@@ -23,5 +19,5 @@ foreach (bool fastPath in (ReadOnlySpan<bool>)[true, false])
     replay.CheckCorpus();
 }
 
-Console.WriteLine($"native AOT: {tally.Passed} passed, {tally.Failed} failed");
+Console.WriteLine($"{(RuntimeFeature.IsDynamicCodeSupported ? "with" : "without")} code compiled at run time: {tally.Passed} passed, {tally.Failed} failed");
 return tally.Failed == 0 ? 0 : 1;
