@@ -19,5 +19,5 @@ foreach (bool fastPath in (ReadOnlySpan<bool>)[true, false])
     replay.CheckCorpus();
 }
 
-Console.WriteLine($"{(RuntimeFeature.IsDynamicCodeSupported ? "with" : "without")} code compiled at run time: {tally.Passed} passed, {tally.Failed} failed");
+Console.WriteLine($"{(RuntimeFeature.IsDynamicCodeCompiled ? "with" : "without")} code compiled at run time: {tally.Passed} passed, {tally.Failed} failed");
 return tally.Failed == 0 ? 0 : 1;
