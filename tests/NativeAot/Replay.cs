@@ -13,9 +13,9 @@ namespace JsonStringify.NativeAot;
 
 /// <summary>
 /// The golden data through one value reader: the fast path (<see cref="JsonSerializerOptions.EnableFastPath"/>), or
-/// Jint's public API. Each section is checked as V8GoldenTests and V8FuzzTests check it, a little more strictly: a
-/// script's value must be a string (as record-golden.mjs records only strings), and a thrown error's name V8's. Each
-/// document is written to a string, a buffer writer and a stream, compact and with space 2.
+/// Jint's public API. Each section is checked as V8GoldenTests and V8FuzzTests check it (a thrown error's name a
+/// little more strictly: it must be V8's). Each document is written to a string, a buffer writer and a stream, compact
+/// and with space 2.
 /// </summary>
 internal sealed class Replay
 {
@@ -110,7 +110,7 @@ internal sealed class Replay
         foreach (GoldenCase golden in _golden.Cases)
         {
             var engine = new Engine(o => o.UseJsonStringify(_caseOptions));
-            (bool matches, string ours) = Run(engine, golden, undefinedResult: "undefined");
+            (bool matches, string ours) = Run(engine, golden);
             _tally.Check($"{_reader}: {golden.Name}", matches, () => $"V8 {Show(golden)}, ours {ours}");
         }
     }
@@ -121,7 +121,7 @@ internal sealed class Replay
         var engine = new Engine(o => o.UseJsonStringify(_options));
         foreach (GoldenCase fuzz in _golden.Fuzz)
         {
-            (bool matches, string ours) = Run(engine, fuzz, undefinedResult: null);
+            (bool matches, string ours) = Run(engine, fuzz);
             _tally.Check($"{_reader}: {fuzz.Name}", matches, () => $"{fuzz.Script}\n  V8 {Show(fuzz)}, ours {ours}");
         }
     }
@@ -188,9 +188,8 @@ internal sealed class Replay
     }
 
     // Runs a script whose value is a string; whether it matches V8's outcome, and a description of ours. An undefined
-    // value matches undefinedResult: the recorded cases wrap such values in String() and record "undefined", the fuzz
-    // cases record null.
-    private static (bool Matches, string Ours) Run(Engine engine, GoldenCase golden, string? undefinedResult)
+    // value matches only a fuzz case that recorded null (the recorded cases have a string, or an error's name).
+    private static (bool Matches, string Ours) Run(Engine engine, GoldenCase golden)
     {
         JsValue result;
         try
@@ -211,7 +210,7 @@ internal sealed class Replay
 
         if (result.IsUndefined())
         {
-            return (!golden.Throws && golden.Result == undefinedResult, "undefined");
+            return (!golden.Throws && golden.Result is null, "undefined");
         }
 
         if (!result.IsString())
