@@ -514,19 +514,23 @@ function buildCases() {
       }
       names.add(name);
 
+      // The check of the value's type is outside the try: inside, its own Error would be recorded as the script's.
       let entry;
+      let result;
       try {
-        const result = runInNewContext(script, {}, { filename: name, timeout: 10000 });
-        if (typeof result !== 'string') {
-          throw new Error(`case "${name}" completed with a ${typeof result}, not a string`);
-        }
-        entry = { name, script, result };
+        result = runInNewContext(script, {}, { filename: name, timeout: 10000 });
       } catch (e) {
         if (e === null || typeof e !== 'object' || typeof e.name !== 'string' || !/Error$/.test(e.name) ||
             e.constructor?.name !== e.name) {
           throw e;
         }
         entry = { name, script, result: e.name, throws: true };
+      }
+      if (entry === undefined) {
+        if (typeof result !== 'string') {
+          throw new Error(`case "${name}" completed with a ${typeof result}, not a string`);
+        }
+        entry = { name, script, result };
       }
 
       if (!entry.result.isWellFormed() || !script.isWellFormed()) {
@@ -997,20 +1001,24 @@ function buildFuzz(count, seed) {
   const fuzz = [];
   for (let i = 0; i < count; i++) {
     const script = fuzzScript(i, seed);
+    // As for the cases, the check of the value's type is outside the try.
     let entry;
+    let result;
     try {
-      const result = runInNewContext(script, {}, { filename: `fuzz ${i}`, timeout: 10000 });
-      if (result !== undefined && typeof result !== 'string') {
-        throw new Error(`fuzz case ${i} completed with a ${typeof result}: ${script}`);
-      }
-      // undefined is recorded as null.
-      entry = { script, result: result ?? null };
+      result = runInNewContext(script, {}, { filename: `fuzz ${i}`, timeout: 10000 });
     } catch (e) {
       if (e === null || typeof e !== 'object' || typeof e.name !== 'string' || !/Error$/.test(e.name) ||
           e.constructor?.name !== e.name) {
         throw e;
       }
       entry = { script, result: e.name, throws: true };
+    }
+    if (entry === undefined) {
+      if (result !== undefined && typeof result !== 'string') {
+        throw new Error(`fuzz case ${i} completed with a ${typeof result}: ${script}`);
+      }
+      // undefined is recorded as null.
+      entry = { script, result: result ?? null };
     }
 
     if (!/^[\x20-\x7e]*$/.test(script) || !(entry.result ?? '').isWellFormed()) {
