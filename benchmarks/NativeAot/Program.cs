@@ -43,7 +43,7 @@ if (files.Count == 0)
 }
 
 Console.WriteLine(
-    $"{(RuntimeFeature.IsDynamicCodeSupported ? "JIT (publish with NativeAOT to measure it compiled ahead of time)" : "NativeAOT")}, "
+    $"{(RuntimeFeature.IsDynamicCodeCompiled ? "Code compiled at run time (publish with NativeAOT to measure it compiled ahead of time)" : "NativeAOT")}, "
     + $"fast path {(fastPath ? "on" : "off")}, {seconds} s per document, best call per side in µs.");
 Console.WriteLine();
 Console.WriteLine("| document | Jint | ours, UTF-8 | ours ÷ Jint | ours, string | ours ÷ Jint |");
