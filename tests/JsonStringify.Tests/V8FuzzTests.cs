@@ -2,8 +2,6 @@ using System.Globalization;
 using System.Text;
 using System.Text.Json;
 using Jint;
-using Jint.Native;
-using Jint.Runtime;
 
 namespace JsonStringify.Tests;
 
@@ -34,7 +32,7 @@ public class V8FuzzTests
         for (int i = 0; i < cases.Count; i++)
         {
             FuzzCase fuzz = cases[i];
-            (bool matches, string ours) = Run(engine, fuzz);
+            (bool matches, string ours) = GoldenScript.Run(engine, fuzz.Script, fuzz.Result, fuzz.Throws);
             if (matches)
             {
                 continue;
@@ -42,75 +40,13 @@ public class V8FuzzTests
 
             if (++mismatches <= ReportedMismatches)
             {
-                string v8 = fuzz.Throws ? "throws " + fuzz.Result : Show(fuzz.Result);
+                string v8 = GoldenScript.ShowV8(fuzz.Result, fuzz.Throws);
                 report.Append(CultureInfo.InvariantCulture,
                     $"\n  case {i}:\n    script: {fuzz.Script}\n    V8:     {v8}\n    ours:   {ours}");
             }
         }
 
         Assert.True(mismatches == 0, $"{mismatches} of {cases.Count} fuzz cases differ from V8; the first ones:{report}");
-    }
-
-    // Runs one script; gives whether it matches V8 and a description of our outcome.
-    private static (bool Matches, string Ours) Run(Engine engine, FuzzCase fuzz)
-    {
-        JsValue result;
-        try
-        {
-            result = engine.Evaluate(fuzz.Script);
-        }
-        catch (JavaScriptException e)
-        {
-            string error = Js.ErrorText(e);
-            return (fuzz.Throws && error.StartsWith(fuzz.Result + ":", StringComparison.Ordinal), "throws " + error);
-        }
-#pragma warning disable CA1031 // Any other exception is a mismatch to report, not a reason to stop.
-        catch (Exception e)
-#pragma warning restore CA1031
-        {
-            return (false, $"host exception {e.GetType().FullName}: {e.Message}");
-        }
-
-        if (result.IsUndefined())
-        {
-            return (!fuzz.Throws && fuzz.Result is null, "undefined");
-        }
-
-        if (!result.IsString())
-        {
-            return (false, $"a {result.Type} completion value: {result}");
-        }
-
-        string text = result.AsString();
-        return (!fuzz.Throws && string.Equals(fuzz.Result, text, StringComparison.Ordinal), Show(text));
-    }
-
-    // A string as a quoted literal in printable ASCII (so controls and lone surrogates are visible), or "undefined".
-    private static string Show(string? text)
-    {
-        if (text is null)
-        {
-            return "undefined";
-        }
-
-        var builder = new StringBuilder(text.Length + 2).Append('"');
-        foreach (char c in text)
-        {
-            if (c is '"' or '\\')
-            {
-                builder.Append('\\').Append(c);
-            }
-            else if (c is >= ' ' and <= '~')
-            {
-                builder.Append(c);
-            }
-            else
-            {
-                builder.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}");
-            }
-        }
-
-        return builder.Append('"').ToString();
     }
 
     // Result is V8's string, null when V8's call returned undefined, or the error's name when Throws.

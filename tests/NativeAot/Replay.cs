@@ -5,7 +5,6 @@ using System.Security.Cryptography;
 using System.Text;
 using Jint;
 using Jint.Native;
-using Jint.Runtime;
 using JsonStringify.Internals;
 using JsonStringify.Tests;
 
@@ -13,9 +12,9 @@ namespace JsonStringify.NativeAot;
 
 /// <summary>
 /// The golden data through one value reader: the fast path (<see cref="JsonSerializerOptions.EnableFastPath"/>), or
-/// Jint's public API. Each section is checked as V8GoldenTests and V8FuzzTests check it (a thrown error's name a
-/// little more strictly: it must be V8's). Each document is written to a string, a buffer writer and a stream, compact
-/// and with space 2.
+/// Jint's public API. Each section is checked as V8GoldenTests and V8FuzzTests check it, the scripts by the same
+/// <see cref="GoldenScript"/>; each document is written to a string, a buffer writer and a stream, compact and with
+/// space 2.
 /// </summary>
 internal sealed class Replay
 {
@@ -111,8 +110,8 @@ internal sealed class Replay
         foreach (GoldenCase golden in _golden.Cases)
         {
             var engine = new Engine(o => o.UseJsonStringify(_caseOptions));
-            (bool matches, string ours) = Run(engine, golden);
-            _tally.Check($"{_reader}: {golden.Name}", matches, () => $"V8 {Show(golden)}, ours {ours}");
+            (bool matches, string ours) = GoldenScript.Run(engine, golden.Script, golden.Result, golden.Throws);
+            _tally.Check($"{_reader}: {golden.Name}", matches, () => $"V8 {GoldenScript.ShowV8(golden.Result, golden.Throws)}, ours {ours}");
         }
     }
 
@@ -122,8 +121,8 @@ internal sealed class Replay
         var engine = new Engine(o => o.UseJsonStringify(_options));
         foreach (GoldenCase fuzz in _golden.Fuzz)
         {
-            (bool matches, string ours) = Run(engine, fuzz);
-            _tally.Check($"{_reader}: {fuzz.Name}", matches, () => $"{fuzz.Script}\n  V8 {Show(fuzz)}, ours {ours}");
+            (bool matches, string ours) = GoldenScript.Run(engine, fuzz.Script, fuzz.Result, fuzz.Throws);
+            _tally.Check($"{_reader}: {fuzz.Name}", matches, () => $"{fuzz.Script}\n  V8 {GoldenScript.ShowV8(fuzz.Result, fuzz.Throws)}, ours {ours}");
         }
     }
 
@@ -186,65 +185,6 @@ internal sealed class Replay
 
             _tally.Check($"{_reader}: {golden.File}", mismatches.Count == 0, () => string.Join("; ", mismatches));
         }
-    }
-
-    // Runs a script whose value is a string; whether it matches V8's outcome, and a description of ours. An undefined
-    // value matches only a fuzz case that recorded null (the recorded cases have a string, or an error's name).
-    private static (bool Matches, string Ours) Run(Engine engine, GoldenCase golden)
-    {
-        JsValue result;
-        try
-        {
-            result = engine.Evaluate(golden.Script);
-        }
-        catch (JavaScriptException e)
-        {
-            string name = e.Error is Jint.Native.Object.ObjectInstance error ? error.Get("name").ToString() : "Error";
-            return (golden.Throws && name == golden.Result, $"throws {name}: {e.Message}");
-        }
-#pragma warning disable CA1031 // Any other exception is a mismatch to report, not a reason to stop.
-        catch (Exception e)
-#pragma warning restore CA1031
-        {
-            return (false, $"host exception {e.GetType().FullName}: {e.Message}");
-        }
-
-        if (result.IsUndefined())
-        {
-            return (!golden.Throws && golden.Result is null, "undefined");
-        }
-
-        if (!result.IsString())
-        {
-            return (false, $"a {result.Type} completion value: {result}");
-        }
-
-        string text = result.AsString();
-        return (!golden.Throws && text == golden.Result, Escape(text));
-    }
-
-    private static string Show(GoldenCase golden) => golden.Throws ? "throws " + golden.Result : Escape(golden.Result);
-
-    // A string as a quoted literal in printable ASCII (controls and lone surrogates escaped), or "undefined".
-    private static string Escape(string? text)
-    {
-        if (text is null)
-        {
-            return "undefined";
-        }
-
-        var builder = new StringBuilder(text.Length + 2).Append('"');
-        foreach (char c in text)
-        {
-            _ = c switch
-            {
-                '"' or '\\' => builder.Append('\\').Append(c),
-                >= ' ' and <= '~' => builder.Append(c),
-                _ => builder.Append(CultureInfo.InvariantCulture, $"\\u{(int)c:x4}"),
-            };
-        }
-
-        return builder.Append('"').ToString();
     }
 
     private static string Sha256(ReadOnlySpan<byte> utf8) => Convert.ToHexStringLower(SHA256.HashData(utf8));
