@@ -5,6 +5,7 @@ using System.Runtime.CompilerServices;
 using Jint;
 using Jint.Native;
 using JsonStringify;
+using JsonStringify.Benchmarks;
 
 // Jint's serializer and this library's, UTF-8 into a reused buffer writer and a string, take turns on each document in
 // batches of 10 calls: a third of --seconds untimed, then the rest timed; the table gives each side's best timed call
@@ -98,12 +99,6 @@ foreach (string file in files)
 
 Console.WriteLine();
 Console.WriteLine(FormattableString.Invariant(
-    $"Medians of ours ÷ Jint's over {files.Count} documents: UTF-8 {Median(utf8Ratios):F3}, string {Median(stringRatios):F3}."));
+    $"Medians of ours ÷ Jint's over {files.Count} documents: UTF-8 {Statistics.Median(utf8Ratios):F3}, string {Statistics.Median(stringRatios):F3}."));
 
 return 0;
-
-static double Median(List<double> values)
-{
-    var sorted = values.Order().ToList();
-    return sorted.Count % 2 == 1 ? sorted[sorted.Count / 2] : (sorted[(sorted.Count / 2) - 1] + sorted[sorted.Count / 2]) / 2;
-}
