@@ -39,7 +39,7 @@ public class EncodedTextTests
     [Theory]
     [MemberData(nameof(GoldenRows))]
     public void GoldenCasesGoInAsTheWritersOwnBytes(string name, Layout layout) =>
-        AssertSameBytes(V8GoldenTests.Data.Cases[name].Script, layout, V8GoldenTests.SerializerOptions);
+        AssertSameBytes(V8GoldenTests.Data.CasesByName[name].Script, layout, V8GoldenTests.SerializerOptions);
 
     [Theory]
     [InlineData("JSON.stringify(JSON.parse('[{\"a+b\": 1, \"<c>\": \"&\", \"é\": [\"\u2028\"]}, {\"a+b\": 2, \"<c>\": 3, \"é\": 4}]'))")]

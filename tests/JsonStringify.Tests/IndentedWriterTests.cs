@@ -63,7 +63,7 @@ public class IndentedWriterTests
     [Theory]
     [MemberData(nameof(GoldenRows))]
     public void GoldenCasesAreLaidOutAsTheWriterLaysOutTheirJson(string name, Bridge bridge) =>
-        AssertLaidOutAsTheWriter(V8GoldenTests.Data.Cases[name].Script, bridge, V8GoldenTests.SerializerOptions);
+        AssertLaidOutAsTheWriter(V8GoldenTests.Data.CasesByName[name].Script, bridge, V8GoldenTests.SerializerOptions);
 
     [Fact]
     public void ElementsOfAnArrayGetTheirLineBreak()
@@ -210,7 +210,7 @@ public class IndentedWriterTests
     public void EveryPlainNumberIsTheWritersDecimalAndEveryNumberKeepsJavaScriptsText()
     {
         var numbers = new List<double>();
-        foreach (V8GoldenTests.GoldenNumber number in V8GoldenTests.Data.Numbers)
+        foreach (GoldenNumber number in V8GoldenTests.Data.Numbers)
         {
             numbers.Add(BitConverter.Int64BitsToDouble(long.Parse(number.Bits, NumberStyles.AllowHexSpecifier, CultureInfo.InvariantCulture)));
         }

@@ -65,7 +65,7 @@ public class SinkTests
     [MemberData(nameof(GoldenRows))]
     public void GoldenCasesMatchThroughEverySink(string name, Sink sink)
     {
-        V8GoldenTests.GoldenCase golden = V8GoldenTests.Data.Cases[name];
+        GoldenCase golden = V8GoldenTests.Data.CasesByName[name];
         string expected = Js.Run(EngineWith(sink: null, V8GoldenTests.SerializerOptions), golden.Script);
         string actual = Js.Run(EngineWith(sink, V8GoldenTests.SerializerOptions), golden.Script);
         if (golden.Throws)

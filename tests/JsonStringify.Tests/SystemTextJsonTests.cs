@@ -53,7 +53,7 @@ public class SystemTextJsonTests
     [MemberData(nameof(GoldenRows))]
     public void GoldenCasesGiveTheJsonValueOfTheString(string name, Bridge bridge)
     {
-        V8GoldenTests.GoldenCase golden = V8GoldenTests.Data.Cases[name];
+        GoldenCase golden = V8GoldenTests.Data.CasesByName[name];
         string expected = Js.Run(EngineWith(bridge: null, V8GoldenTests.SerializerOptions), golden.Script);
         string actual = Js.Run(EngineWith(bridge, V8GoldenTests.SerializerOptions), golden.Script);
         Assert.Equal(expected, actual);

@@ -1,6 +1,5 @@
 using System.Globalization;
 using System.Text;
-using System.Text.Json;
 using Jint;
 
 namespace JsonStringify.Tests;
@@ -20,8 +19,7 @@ public class V8FuzzTests
     {
         string? run = Environment.GetEnvironmentVariable("JSONSTRINGIFY_V8_FUZZ");
         bool golden = string.IsNullOrEmpty(run);
-        string path = golden ? Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json") : run!;
-        List<FuzzCase> cases = LoadCases(path);
+        IReadOnlyList<GoldenCase> cases = golden ? V8GoldenTests.Data.Fuzz : GoldenData.LoadFuzz(run!);
         int minimum = golden ? MinimumCases : 1;
         Assert.True(cases.Count >= minimum, $"only {cases.Count} fuzz cases, expected at least {minimum}");
 
@@ -31,7 +29,7 @@ public class V8FuzzTests
         int mismatches = 0;
         for (int i = 0; i < cases.Count; i++)
         {
-            FuzzCase fuzz = cases[i];
+            GoldenCase fuzz = cases[i];
             (bool matches, string ours) = GoldenScript.Run(engine, fuzz.Script, fuzz.Result, fuzz.Throws);
             if (matches)
             {
@@ -47,30 +45,5 @@ public class V8FuzzTests
         }
 
         Assert.True(mismatches == 0, $"{mismatches} of {cases.Count} fuzz cases differ from V8; the first ones:{report}");
-    }
-
-    // Result is V8's string, null when V8's call returned undefined, or the error's name when Throws.
-    private sealed record FuzzCase(string Script, string? Result, bool Throws);
-
-    private static List<FuzzCase> LoadCases(string path)
-    {
-        byte[] bytes = File.ReadAllBytes(path);
-        using JsonDocument document = JsonDocument.Parse(bytes);
-        var cases = new List<FuzzCase>();
-        foreach (JsonElement item in document.RootElement.GetProperty("fuzz").EnumerateArray())
-        {
-            string script = item.GetProperty("script").GetString()
-                ?? throw new InvalidDataException($"a fuzz case's script is null in {path}");
-            bool throws = item.TryGetProperty("throws", out JsonElement flag) && flag.GetBoolean();
-            string? result = item.GetProperty("result").GetString();
-            if (throws && result is null)
-            {
-                throw new InvalidDataException($"the fuzz case {script} throws but has no error name in {path}");
-            }
-
-            cases.Add(new FuzzCase(script, result, throws));
-        }
-
-        return cases;
     }
 }

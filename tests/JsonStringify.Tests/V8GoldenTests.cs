@@ -2,7 +2,6 @@ using System.Buffers;
 using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
-using System.Text.Json;
 using Jint;
 using Jint.Native;
 using JsonStringify.Internals;
@@ -17,10 +16,10 @@ public class V8GoldenTests
 {
     private const int ReportedMismatches = 10;
 
-    private static readonly Lazy<Golden> s_golden = new(Golden.Load);
+    private static readonly Lazy<GoldenData> s_golden = new(() => GoldenData.Load(GoldenData.FilePath));
 
     /// <summary>The recorded cases, numbers and digests, for other test classes.</summary>
-    internal static Golden Data => s_golden.Value;
+    internal static GoldenData Data => s_golden.Value;
 
     /// <summary>
     /// The settings golden scripts run with. V8's limit on nesting is its stack (2,711 levels with a replacer in V8
@@ -51,9 +50,9 @@ public class V8GoldenTests
         get
         {
             var files = new TheoryData<string>();
-            foreach (string file in s_golden.Value.Corpus.Keys)
+            foreach (GoldenCorpus corpus in s_golden.Value.Corpus)
             {
-                files.Add(file);
+                files.Add(corpus.File);
             }
 
             return files;
@@ -63,12 +62,12 @@ public class V8GoldenTests
     [Fact]
     public void GoldenFileIsComplete()
     {
-        Golden golden = s_golden.Value;
+        GoldenData golden = s_golden.Value;
         Assert.StartsWith("26.", golden.NodeVersion, StringComparison.Ordinal);
         Assert.StartsWith("14.6.", golden.V8Version, StringComparison.Ordinal);
         Assert.True(golden.Cases.Count >= 150, $"only {golden.Cases.Count} cases");
         Assert.True(golden.Numbers.Count >= 20_000, $"only {golden.Numbers.Count} numbers");
-        Assert.Equal(TestdataDocuments(), golden.Corpus.Keys.Order(StringComparer.Ordinal));
+        Assert.Equal(TestdataDocuments(), golden.Corpus.Select(corpus => corpus.File).Order(StringComparer.Ordinal));
     }
 
     // Every JSON document below testdata/ but the golden file itself, by its path below testdata/ with '/' between
@@ -87,7 +86,7 @@ public class V8GoldenTests
     [MemberData(nameof(CaseNames))]
     public void CaseMatchesV8(string name)
     {
-        GoldenCase golden = s_golden.Value.Cases[name];
+        GoldenCase golden = s_golden.Value.CasesByName[name];
         (bool matches, string ours) = GoldenScript.Run(
             Js.Ours(serializerOptions: SerializerOptions), golden.Script, golden.Result, golden.Throws);
         Assert.True(matches, $"V8 {GoldenScript.ShowV8(golden.Result, golden.Throws)}, ours {ours}");
@@ -96,7 +95,7 @@ public class V8GoldenTests
     [Fact]
     public void NumbersMatchV8()
     {
-        List<GoldenNumber> numbers = s_golden.Value.Numbers;
+        IReadOnlyList<GoldenNumber> numbers = s_golden.Value.Numbers;
         var serializer = new JsonSerializer(new Engine());
         Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
         var report = new StringBuilder();
@@ -128,7 +127,7 @@ public class V8GoldenTests
     [MemberData(nameof(CorpusFiles))]
     public void CorpusMatchesV8(string file)
     {
-        GoldenCorpus golden = s_golden.Value.Corpus[file];
+        GoldenCorpus golden = s_golden.Value.Corpus.Single(corpus => corpus.File == file);
         var engine = new Engine();
         string text = File.ReadAllText(Path.Combine(AppContext.BaseDirectory, "testdata", file));
         JsValue document = engine.Evaluate("JSON.parse").Call(JsValue.Undefined, [new JsString(text)]);
@@ -161,63 +160,5 @@ public class V8GoldenTests
     {
         string sha256 = Convert.ToHexStringLower(SHA256.HashData(utf8));
         Assert.True(expected.Sha256 == sha256, $"{form}: V8's SHA-256 is {expected.Sha256}, ours is {sha256} ({utf8.Length} bytes)");
-    }
-
-    internal sealed record GoldenCase(string Script, string Result, bool Throws);
-
-    internal sealed record GoldenNumber(string Bits, string Text);
-
-    internal sealed record GoldenDigest(string Sha256, int Length);
-
-    internal sealed record GoldenCorpus(GoldenDigest Compact, GoldenDigest Indented);
-
-    // The case names are in file order, and unique.
-    internal sealed record Golden(
-        string NodeVersion,
-        string V8Version,
-        List<string> CaseNames,
-        Dictionary<string, GoldenCase> Cases,
-        List<GoldenNumber> Numbers,
-        Dictionary<string, GoldenCorpus> Corpus)
-    {
-        public static Golden Load()
-        {
-            byte[] bytes = File.ReadAllBytes(Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json"));
-            using JsonDocument document = JsonDocument.Parse(bytes);
-            JsonElement root = document.RootElement;
-
-            var caseNames = new List<string>();
-            var cases = new Dictionary<string, GoldenCase>(StringComparer.Ordinal);
-            foreach (JsonElement item in root.GetProperty("cases").EnumerateArray())
-            {
-                string name = Text(item, "name");
-                bool throws = item.TryGetProperty("throws", out JsonElement flag) && flag.GetBoolean();
-                caseNames.Add(name);
-                cases.Add(name, new GoldenCase(Text(item, "script"), Text(item, "result"), throws));
-            }
-
-            var numbers = new List<GoldenNumber>();
-            foreach (JsonElement item in root.GetProperty("numbers").EnumerateArray())
-            {
-                numbers.Add(new GoldenNumber(Text(item, "bits"), Text(item, "text")));
-            }
-
-            var corpus = new Dictionary<string, GoldenCorpus>(StringComparer.Ordinal);
-            foreach (JsonElement item in root.GetProperty("corpus").EnumerateArray())
-            {
-                corpus.Add(Text(item, "file"), new GoldenCorpus(Digest(item, "compact"), Digest(item, "indented")));
-            }
-
-            return new Golden(Text(root, "node"), Text(root, "v8"), caseNames, cases, numbers, corpus);
-        }
-
-        private static GoldenDigest Digest(JsonElement item, string name)
-        {
-            JsonElement digest = item.GetProperty(name);
-            return new GoldenDigest(Text(digest, "sha256"), digest.GetProperty("length").GetInt32());
-        }
-
-        private static string Text(JsonElement item, string name) =>
-            item.GetProperty(name).GetString() ?? throw new InvalidDataException($"'{name}' is null in v8-golden.json");
     }
 }

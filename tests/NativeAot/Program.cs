@@ -1,5 +1,6 @@
 using System.Runtime.CompilerServices;
 using JsonStringify.NativeAot;
+using JsonStringify.Tests;
 
 // Replays the V8 golden data through the library as a published program has it, once on the fast path and once on the
 // public reader: the checks of V8GoldenTests and V8FuzzTests, and which parts of the fast path are off. .ci/run
@@ -7,7 +8,7 @@ using JsonStringify.NativeAot;
 // first mismatches and a last line "without code compiled at run time: N passed, N failed" ("with" where it is);
 // exits 1 on any failure.
 var tally = new Tally();
-Golden golden = Golden.Load(Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json"));
+GoldenData golden = GoldenData.Load(GoldenData.FilePath);
 foreach (bool fastPath in (ReadOnlySpan<bool>)[true, false])
 {
     var replay = new Replay(golden, fastPath, tally);

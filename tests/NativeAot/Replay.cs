@@ -23,7 +23,7 @@ internal sealed class Replay
     private const int MinimumFuzzCases = 2000;
     private const int MinimumNumbers = 20_000;
 
-    private readonly Golden _golden;
+    private readonly GoldenData _golden;
     private readonly bool _fastPath;
     private readonly Tally _tally;
     private readonly string _reader;
@@ -33,7 +33,7 @@ internal sealed class Replay
     private readonly JsonSerializerOptions _caseOptions;
     private readonly JsonSerializerOptions _options;
 
-    public Replay(Golden golden, bool fastPath, Tally tally)
+    public Replay(GoldenData golden, bool fastPath, Tally tally)
     {
         _golden = golden;
         _fastPath = fastPath;
