@@ -77,8 +77,8 @@ public static class AbRunner
     // (about 30 µs a call), few enough that both sides see the same phase of a shared machine.
     private const int Batch = 10;
 
-    // The most passes over the list (--passes): a pass of the default list takes about 60 s for each second of
-    // --seconds, 75 s with --v8 live (the documents' untimed parts, and V8's time, included).
+    // The most passes over the list (--passes): a pass of the default list takes about 40 s for each second of
+    // --seconds and 10 s more (85 s at the default 2), and with --v8 live V8's share of the time on top.
     private const int MaxPasses = 10;
 
     // Where V8's best call goes in a document's bests, after the other side's (0) and this build's (1), the indexes

@@ -218,7 +218,7 @@ public static class PairedRunner
                 $"{Path.GetFileNameWithoutExtension(file)}, UTF-8 IBufferWriter, space 2", () => Pair.Of(new Utf8Benchmarks { File = file, Space = 2 }), ours: "BufferWriter");
         }
 
-        // The wider corpus, named by path ("corpus/lockfile, ..."), so that "--paired corpus/" selects all of it.
+        // The wider corpus, named by path ("corpus/lockfile, ..."), so that "--paired '*corpus/*'" selects all of it.
         foreach (string file in Corpus.Wide)
         {
             string document = Corpus.Name(file);

@@ -20,8 +20,10 @@ namespace JsonStringify;
 /// work for the engine's constraints (timeout, memory, statements): they count from its start, whatever toJSON,
 /// replacers, getters or proxy traps it runs; a call from a script is part of that script's work. Errors are thrown
 /// as <see cref="JavaScriptException"/>: a <c>TypeError</c> for a cycle or a BigInt, and a <c>RangeError</c> for output
-/// too long for its result (see <see cref="JsonSerializerOptions.MaxLength"/>) or nesting too deep for the thread's
-/// stack. Exceptions thrown by toJSON, getters, replacers and proxy traps reach the caller unchanged.
+/// too long for its result (see <see cref="JsonSerializerOptions.MaxLength"/>), for nesting deeper than
+/// <see cref="JsonSerializerOptions.MaxDepth"/>, or for calls to <c>JSON.stringify</c> from toJSON or replacers nested
+/// too deep for the thread's stack. Exceptions thrown by toJSON, getters, replacers and proxy traps reach the caller
+/// unchanged.
 /// </remarks>
 public sealed partial class JsonSerializer
 {

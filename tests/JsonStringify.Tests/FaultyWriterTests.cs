@@ -54,7 +54,7 @@ public class FaultyWriterTests
         }
     }
 
-    // An empty span, or 1 to 3 bytes where the next char needs 2, 3 or 4: the old transcoder asked again for ever.
+    // An empty span, or 1 to 3 bytes where the next char needs 2, 3 or 4: a sink that asked again would never end.
     [Theory]
     [MemberData(nameof(MultiByteValues))]
     public void AnEmptyOrShortSpanIsAnInvalidOperationExceptionAtOnce(string script)
