@@ -17,11 +17,34 @@ internal sealed record GoldenData(
     IReadOnlyList<GoldenNumber> Numbers,
     IReadOnlyList<GoldenCorpus> Corpus)
 {
+    /// <summary>The least number of recorded cases a complete golden file holds.</summary>
+    public const int MinimumCases = 150;
+
+    /// <summary>The least number of fuzz cases a complete golden file holds.</summary>
+    public const int MinimumFuzzCases = 2000;
+
+    /// <summary>The least number of recorded doubles a complete golden file holds.</summary>
+    public const int MinimumNumbers = 20_000;
+
     /// <summary>The cases' names, in the file's order.</summary>
     public IEnumerable<string> CaseNames => Cases.Select(goldenCase => goldenCase.Name);
 
     /// <summary>The golden file as the tests and the replay have it: copied beside them, below testdata/.</summary>
     public static string FilePath => Path.Combine(AppContext.BaseDirectory, "testdata", "v8-golden.json");
+
+    /// <summary>
+    /// Every JSON document below testdata/ but the golden file itself, by its path below testdata/ with '/' between
+    /// folders, in ordinal order: what record-golden.mjs records a digest of.
+    /// </summary>
+    public static List<string> TestdataDocuments()
+    {
+        string testdata = Path.Combine(AppContext.BaseDirectory, "testdata");
+        return Directory.EnumerateFiles(testdata, "*.json", SearchOption.AllDirectories)
+            .Select(path => Path.GetRelativePath(testdata, path).Replace(Path.DirectorySeparatorChar, '/'))
+            .Where(file => file != "v8-golden.json")
+            .Order(StringComparer.Ordinal)
+            .ToList();
+    }
 
     public static GoldenData Load(string path)
     {

@@ -18,11 +18,6 @@ namespace JsonStringify.NativeAot;
 /// </summary>
 internal sealed class Replay
 {
-    // The least each section holds, as V8GoldenTests and V8FuzzTests require.
-    private const int MinimumCases = 150;
-    private const int MinimumFuzzCases = 2000;
-    private const int MinimumNumbers = 20_000;
-
     private readonly GoldenData _golden;
     private readonly bool _fastPath;
     private readonly Tally _tally;
@@ -47,16 +42,12 @@ internal sealed class Replay
     /// and a digest for every JSON document below testdata/ but itself.</summary>
     public void CheckGoldenFile()
     {
-        string testdata = Path.Combine(AppContext.BaseDirectory, "testdata");
-        var documents = Directory.EnumerateFiles(testdata, "*.json", SearchOption.AllDirectories)
-            .Select(path => Path.GetRelativePath(testdata, path).Replace(Path.DirectorySeparatorChar, '/'))
-            .Where(file => file != "v8-golden.json")
-            .Order(StringComparer.Ordinal);
+        List<string> documents = GoldenData.TestdataDocuments();
         bool complete = _golden.NodeVersion.StartsWith("26.", StringComparison.Ordinal)
             && _golden.V8Version.StartsWith("14.6.", StringComparison.Ordinal)
-            && _golden.Cases.Count >= MinimumCases
-            && _golden.Fuzz.Count >= MinimumFuzzCases
-            && _golden.Numbers.Count >= MinimumNumbers
+            && _golden.Cases.Count >= GoldenData.MinimumCases
+            && _golden.Fuzz.Count >= GoldenData.MinimumFuzzCases
+            && _golden.Numbers.Count >= GoldenData.MinimumNumbers
             && documents.SequenceEqual(_golden.Corpus.Select(c => c.File).Order(StringComparer.Ordinal));
         _tally.Check(
             $"{_reader}: the golden file is complete",
