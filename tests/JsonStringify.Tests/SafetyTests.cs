@@ -98,20 +98,46 @@ public class SafetyTests
         Assert.InRange(stream.Length, Budget * JsonConstants.ConstraintCheckItems, 2 * 1_000_000);
     }
 
-    // Jint's own timeout, from the host: the walk must be stopped part-way. The document is 200 million values (400 MB
-    // of output, built of references to one row, so it takes little memory), far more than any machine writes in 50 ms.
-    // Ten million values, the size this test first had, took under 50 ms on a quiet machine once arrays of primitives
-    // were written whole (under 5 ns a value), and the test failed there.
+    // Jint's own timeout, from the host: the walk must be stopped part-way, at its next check after the timeout fired.
+    // The outcome does not hang on the machine's speed: at its first write, the stream waits for the timeout to fire
+    // (polling the engine's constraints, whose timeout stays fired until the next host call resets it), so the walk
+    // meets a fired timeout however fast it writes (or has met it already, before anything was written). 40 million
+    // values (80 MB of output) are written only if no check comes; the wait gives up after a minute, so that a timeout
+    // that never fires fails the test.
     [Fact]
     public void TheEnginesTimeoutStopsAHostCall()
     {
         using var engine = new Engine(o => o.TimeoutInterval(TimeSpan.FromMilliseconds(50)));
-        JsValue rows = engine.Evaluate("var row = new Array(2000).fill(7); var block = new Array(1000).fill(row); new Array(100).fill(block)");
-        var stream = new CountingStream();
+        JsValue rows = engine.Evaluate("var row = new Array(2000).fill(7); var block = new Array(1000).fill(row); new Array(20).fill(block)");
+        long firedAt = -1;
+        var stream = new CountingStream
+        {
+            OnWrite = total =>
+            {
+                if (firedAt < 0)
+                {
+                    Assert.True(SpinWait.SpinUntil(() => HasFired(engine), TimeSpan.FromMinutes(1)), "the timeout fired");
+                    firedAt = total;
+                }
+            },
+        };
 
         Assert.Throws<TimeoutException>(() => new JsonSerializer(engine).Serialize(rows, stream));
 
-        Assert.InRange(stream.Length, 0, (2 * 200_000_000) - 1);
+        Assert.InRange(stream.Length - Math.Max(firedAt, 0), 0, 64 * 1024);
+
+        static bool HasFired(Engine engine)
+        {
+            try
+            {
+                engine.Constraints.Check();
+                return false;
+            }
+            catch (TimeoutException)
+            {
+                return true;
+            }
+        }
     }
 
     // A cancellation made while the walk writes (here, by the stream, after 1 MB) stops it at its next check: within
