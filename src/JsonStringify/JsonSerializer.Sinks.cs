@@ -94,6 +94,8 @@ public sealed partial class JsonSerializer
     /// <param name="cancellationToken">Stops the walk and the writes.</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
     /// form.</returns>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled; the exception
+    /// carries it.</exception>
     public Task<bool> SerializeAsync(JsValue value, Stream stream, CancellationToken cancellationToken = default) =>
         SerializeAsync(value, JsValue.Undefined, JsValue.Undefined, stream, cancellationToken);
 
@@ -110,6 +112,8 @@ public sealed partial class JsonSerializer
     /// <param name="cancellationToken">Stops the walk and the writes.</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
     /// form.</returns>
+    /// <exception cref="OperationCanceledException"><paramref name="cancellationToken"/> was cancelled; the exception
+    /// carries it.</exception>
     public async Task<bool> SerializeAsync(
         JsValue value, JsValue replacer, JsValue space, Stream stream, CancellationToken cancellationToken = default)
     {
@@ -148,15 +152,34 @@ public sealed partial class JsonSerializer
                 }
             }
         }
-        catch
+        catch (Exception e)
         {
             // The reader failed (the stream, or cancellation): stop the walk, let it unwind, and report the failure.
             await stop.CancelAsync().ConfigureAwait(false);
             await DrainAsync(chunks.Reader, walk).ConfigureAwait(false);
+            ThrowIfCallerCancelled(e, cancellationToken);
             throw;
         }
 
-        return await walk.ConfigureAwait(false);
+        try
+        {
+            return await walk.ConfigureAwait(false);
+        }
+        catch (OperationCanceledException e)
+        {
+            ThrowIfCallerCancelled(e, cancellationToken);
+            throw;
+        }
+    }
+
+    // A cancellation that the caller asked for is reported with the caller's token, as .NET's own async methods report
+    // it: the reads, the writes and the walk saw the token linked to it, which the exception they threw carries.
+    private static void ThrowIfCallerCancelled(Exception e, CancellationToken cancellationToken)
+    {
+        if (e is OperationCanceledException canceled && canceled.CancellationToken != cancellationToken)
+        {
+            cancellationToken.ThrowIfCancellationRequested();
+        }
     }
 
     private bool WalkToChannel(
