@@ -24,6 +24,7 @@ public class FaultyWriterTests
           escapes: 'quote " backslash \\ newline \n tab \t',
           two: 'é'.repeat(300), three: '€'.repeat(300), four: '😀'.repeat(300),
           long: 'abcdefghij'.repeat(200) + '€' + 'klmnopqrst'.repeat(200),
+          mixed: '€'.repeat(700) + 'x'.repeat(800) + 'é'.repeat(700) + '\n'.repeat(10) + 'y'.repeat(700) + '😀',
           rows: Array.from({length: 3000}, (_, i) => ({id: i, name: 'row ' + i, mark: i % 3 === 0 ? '€😀é' : null}))
         })
         """;
@@ -193,8 +194,13 @@ public class FaultyWriterTests
     }
 
     // A writer that hands out segments of a fixed size whatever it is asked for (less than the contract says, but
-    // enough to move on: two escaped chars, or a UTF-8 sequence) is used as it is, and the output is exact.
+    // enough to move on: a UTF-8 sequence of 4 bytes) is used as it is, and the output is exact, long runs of ASCII
+    // (which go straight into the sink where the room holds two escaped chars) included.
     [Theory]
+    [InlineData(4)]
+    [InlineData(5)]
+    [InlineData(8)]
+    [InlineData(11)]
     [InlineData(12)]
     [InlineData(13)]
     [InlineData(64)]

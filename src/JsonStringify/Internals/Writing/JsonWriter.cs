@@ -40,7 +40,7 @@ internal sealed partial class JsonWriter
     private const int AsciiProgressRoom = 2 * JsonConstants.MaxEscapedCharLength;
 
     // The least room with which a UTF-8 sink's transcoder moves on: one code point's bytes. A destination that gives a
-    // long string's text that is not ASCII less than this fails the call where it would fail through the chars.
+    // long string less than this fails the call where it would fail through the chars.
     private const int MinTranscodeRoom = 4;
 
     // A long string's slice into chars goes into the buffer it is in while this much room is left, escaped.
@@ -788,17 +788,22 @@ internal sealed partial class JsonWriter
         // How many more chars go through the chars before the UTF-8 escaper is tried again, after it left text to them
         // (CJK, runs of emoji): a buffer's worth, so that the sink transcodes whole buffers, not one slice at a time.
         int charsFirst = 0;
+
+        // Whether stretches of ASCII go straight into the sink: until the sink gives less room than a slice needs (a
+        // writer of small segments), after which the rest of the string goes through the chars, as any text does.
+        bool asciiSlices = utf8;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            if (utf8 && StartsWithAscii(rest))
+            if (asciiSlices && StartsWithAscii(rest))
             {
                 // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
                 // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at a
-                // surrogate or at text dense with chars that are not ASCII, which the next pass writes.
+                // surrogate or at text dense with chars that are not ASCII, which the next pass writes, and write
+                // nothing where the sink's room is too short for a slice.
                 Flush();
                 int before = rest.Length;
                 rest = WriteAsciiSlices(rest);
-                Debug.Assert(rest.Length < before || IsOverLimit, "the slices start with ASCII, so they move on");
+                asciiSlices = rest.Length < before;
                 continue;
             }
 
@@ -836,9 +841,9 @@ internal sealed partial class JsonWriter
     }
 
     // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII (and the few chars among it that
-    // are not ASCII, encoded), until the string ends, the output is past the limit, or a slice has a char that
-    // StringEscaper.EscapeAscii leaves (a surrogate, or one of many that are not ASCII): the text from that char on is
-    // the caller's. Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code
+    // are not ASCII, encoded), until the string ends, the output is past the limit, the sink gives less room than
+    // AsciiProgressRoom, or a slice has a char that StringEscaper.EscapeAscii leaves (a surrogate, or one of many that
+    // are not ASCII): the text from there on is the caller's. Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code
     // compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
@@ -850,7 +855,12 @@ internal sealed partial class JsonWriter
             // up to MaxAsciiSlice: the fewer the slices, the less the calls around each cost (licenses: 0.87 of the
             // time of slices of 682 chars).
             int maxBytes = MaxInlineString * JsonConstants.MaxEscapedCharLength;
-            Span<byte> bytes = sink.GetUtf8Span(maxBytes, AsciiProgressRoom);
+            Span<byte> bytes = sink.GetUtf8Span(maxBytes, MinTranscodeRoom);
+            if (bytes.Length < AsciiProgressRoom)
+            {
+                return rest;
+            }
+
             int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
             int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed, out int chars);
             sink.AdvanceUtf8(written, chars);
