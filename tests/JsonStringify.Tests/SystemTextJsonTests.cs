@@ -317,6 +317,38 @@ public class SystemTextJsonTests
         Assert.Same(failure, Assert.Throws<InvalidOperationException>(() => serializer.ToJsonElement(value)));
     }
 
+    // A value that fails (a cycle, a BigInt, a throwing toJSON, an object too deep) after its object's first property
+    // leaves no name in the writer, whatever kind of name it has: a hidden class's, a property table's (an object built
+    // by assignment), one with a surrogate pair or an unpaired surrogate (which go in plain), a property list's. The
+    // caller can close the containers and go on.
+    [Theory]
+    [InlineData("({ok: 1, bad: 1n})", null)]
+    [InlineData("var o = {}; o.ok = 1; o.bad = 2n; o", null)]
+    [InlineData("var o = {}; o.ok = 1; o.self = o; o", null)]
+    [InlineData("var o = {ok: 1}; o.bad = {toJSON() { throw new Error('from toJSON'); }}; o", null)]
+    [InlineData("({ok: 1, '\\ud83d\\ude00': 1n})", null)]
+    [InlineData("var o = {}; o.ok = 1; o['a\\ud800'] = 1n; o", null)]
+    [InlineData("var o = {}; o.ok = 1; o.deep = {d: 1}; o", null)]
+    [InlineData("var o = {}; o.ok = 1; o.bad = 3n; o", "['ok', 'bad']")]
+    public void AFailedValueLeavesNoNameInTheWriter(string script, string? propertyList)
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate(script);
+        JsValue replacer = propertyList is null ? JsValue.Undefined : engine.Evaluate(propertyList);
+        var buffer = new ArrayBufferWriter<byte>();
+        // Two levels: the array and the object; a third is too deep.
+        using var writer = new Utf8JsonWriter(buffer, new JsonWriterOptions { MaxDepth = 2 });
+        writer.WriteStartArray();
+
+        Assert.ThrowsAny<JavaScriptException>(() => serializer.Serialize(value, replacer, JsValue.Undefined, writer));
+
+        writer.WriteEndObject();
+        writer.WriteEndArray();
+        writer.Flush();
+        Assert.Equal("[{\"ok\":1}]", Encoding.UTF8.GetString(buffer.WrittenSpan));
+    }
+
     [Fact]
     public void SkipValidationIsTheWritersOwn()
     {

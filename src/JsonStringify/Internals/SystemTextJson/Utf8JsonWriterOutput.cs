@@ -88,6 +88,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     {
         _state.Writer = null;
         _state.HasName = false;
+        _state.PlainName = null;
     }
 
     public void WriteLiteral(JsonLiteral literal)
@@ -193,11 +194,14 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         _state.Depth++;
     }
 
+    // A name read with its object (a property table's, a host object's) waits for its value plain, to go in just before
+    // it: encoding it for one call with the value would cost an allocation per property.
     public void WritePropertyName(string name, bool first)
     {
         Debug.Assert(!_state.HasName, "a name is followed by its value");
         _state.ArrayElement = false;
-        Writer.WritePropertyName(name);
+        _state.PlainName = name;
+        _state.HasName = true;
     }
 
     // A name cached per hidden class or property list is encoded once for the writer's encoder, and kept until its
@@ -211,7 +215,9 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         {
             if (Surrogates.HasAny(name))
             {
-                Writer.WritePropertyName(name);
+                // Plain: JsonEncodedText.Encode rejects an unpaired surrogate, which WritePropertyName replaces.
+                _state.PlainName = name;
+                _state.HasName = true;
                 return;
             }
 
@@ -263,7 +269,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         EndObject(empty: true);
     }
 
-    // The name waiting for its value, taken.
+    // The name waiting for its value, taken: true with an encoded name, which the caller writes with the value in one
+    // call; a plain name is written here on its own (false), and the caller writes the value after it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TakeName(out JsonEncodedText name)
     {
@@ -274,7 +281,20 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         }
 
         _state.HasName = false;
+        if (_state.PlainName is not null)
+        {
+            WritePlainName();
+            return false;
+        }
+
         return true;
+    }
+
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WritePlainName()
+    {
+        Writer.WritePropertyName(_state.PlainName!);
+        _state.PlainName = null;
     }
 
     private void WritePendingName()
@@ -398,14 +418,19 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     /// <summary>The caller's writer during a call, and where it stood when the call started; the name waiting for its
-    /// value; the encoded names (keyed by the quoted name's reference: each is one string of a hidden class or property
+    /// value, encoded or plain; the encoded names (keyed by the quoted name's reference: each is one string of a hidden class or property
     /// list), kept from call to call while the writers' encoder is the same.</summary>
     private sealed class State
     {
         public readonly Dictionary<string, JsonEncodedText> Names = new(ReferenceEqualityComparer.Instance);
         public JavaScriptEncoder? Encoder;
         public JsonEncodedText Name;
+
+        // A name waits for its value (Name, or PlainName where that is set).
         public bool HasName;
+
+        // The waiting name when it is not encoded: written with WritePropertyName(string) just before its value.
+        public string? PlainName;
 
         // The writer's Options.Indented, read once per call (a writer's options never change).
         public bool Indented;
