@@ -478,6 +478,26 @@ public class SystemTextJsonTests
         Assert.Equal(JsonValueKind.Object, element.ValueKind);
     }
 
+    // A host serializer's text deeper than System.Text.Json's default of 64 levels: the node, like the element and the
+    // text, nests as deep as the options let the walk; past that, the parser's JsonException, as the element's.
+    [Fact]
+    public void HostTextNestsInANodeAsDeepAsTheOptionsAllow()
+    {
+        string deep = new string('[', 70) + "1" + new string(']', 70);
+        using var engine = new Engine(o => o.Interop.SerializeToJson = (_, _, _) => deep);
+        engine.SetValue("poco", new Poco());
+        JsValue value = engine.Evaluate("[{host: poco}]");
+        var serializer = new JsonSerializer(engine);
+        string expected = serializer.SerializeToString(value)!;
+        Assert.Equal("[{\"host\":" + deep + "}]", expected);
+        Assert.Equal(expected, serializer.ToJsonNode(value)!.ToJsonString());
+        Assert.Equal(expected, serializer.ToJsonElement(value)!.Value.GetRawText());
+
+        var shallow = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 60 });
+        Assert.ThrowsAny<JsonException>(() => shallow.ToJsonNode(value));
+        Assert.ThrowsAny<JsonException>(() => shallow.ToJsonElement(value));
+    }
+
     [Fact]
     public void ToJsonElementTakesTheDepthOfTheOptions()
     {

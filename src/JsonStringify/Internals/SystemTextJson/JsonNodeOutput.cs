@@ -1,6 +1,7 @@
 using System.Collections;
 using System.Diagnostics;
 using System.Runtime.CompilerServices;
+using System.Text.Json;
 using System.Text.Json.Nodes;
 
 namespace JsonStringify.Internals;
@@ -34,8 +35,8 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
 
     public static JsonNodeOutput Create() => new(new Builder());
 
-    // No destination: the tree is read from Result after the call.
-    public int LimitDepth(int maxDepth) => maxDepth;
+    // No destination: the tree is read from Result after the call. The depth is kept for the raw text's parse.
+    public int LimitDepth(int maxDepth) => _builder.MaxDepth = maxDepth;
 
     public void Start(string gap, long maxLength)
     {
@@ -67,8 +68,11 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
     public void WriteString(string value) => _builder.Add(JsonValue.Create(value));
 
     // A surrogate in the text without its other half becomes U+FFFD, as the UTF-8 sinks write it: the parser reads
-    // UTF-8, which cannot hold one.
-    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(Surrogates.ReplaceUnpaired(text)));
+    // UTF-8, which cannot hold one. The text nests as deep as the walk may go from here, as ToJsonElement's reader
+    // lets it (JsonNode.Parse alone stops at 64 levels).
+    public void WriteRaw(string text) => _builder.Add(JsonNode.Parse(
+        Surrogates.ReplaceUnpaired(text),
+        documentOptions: new JsonDocumentOptions { MaxDepth = Math.Max(1, _builder.MaxDepth - _builder.Depth) }));
 
     public void StartObject() => _builder.StartObject();
 
@@ -115,6 +119,9 @@ internal readonly struct JsonNodeOutput : IJsonOutput<JsonNodeOutput>
         private readonly PropertyWindow _window = new();
 
         public int Depth { get; private set; }
+
+        // The call's JsonSerializerOptions.MaxDepth: how deep the tree may nest, raw text included.
+        public int MaxDepth { get; set; }
 
         public JsonNode? Root { get; private set; }
 
