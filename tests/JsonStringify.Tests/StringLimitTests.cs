@@ -1,5 +1,7 @@
 using System.Buffers;
 using System.Reflection;
+using System.Text.Encodings.Web;
+using System.Text.Json;
 using Jint;
 using Jint.Native;
 using Jint.Runtime;
@@ -311,6 +313,27 @@ public class StringLimitHeavyTests
         Assert.Equal("RangeError: Invalid string length", Js.Run(engine, "JSON.stringify(text(1))"));
         Assert.Equal(pool.Rented, pool.Returned);
         Assert.InRange(pool.MaxOutstandingChars, JsonConstants.MaxJsStringLength - 1_000_000, (long)(JsonConstants.MaxJsStringLength * 1.01));
+    }
+
+    // A string past the longest a Utf8JsonWriter takes in one call (166,666,666 chars), as a property's value and as an
+    // element, with chars of two and three bytes at its ends (not a pair, which the writer's encoder always escapes):
+    // into the writer in segments, the same text as the other UTF-8 sinks write.
+    [Fact]
+    public void AStringLongerThanTheWriterTakesInOneCallGoesInWhole()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("var s = 'é' + 'a'.repeat(170000000) + '€'; ({s: s, t: [s]})");
+        var written = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(written, new JsonWriterOptions { Encoder = JavaScriptEncoder.UnsafeRelaxedJsonEscaping }))
+        {
+            Assert.True(serializer.Serialize(value, writer));
+        }
+
+        var expected = new ArrayBufferWriter<byte>();
+        Assert.True(serializer.Serialize(value, expected));
+        Assert.Equal((2 * (2 + 170_000_000 + 3 + 2)) + 13, expected.WrittenCount);
+        Assert.True(expected.WrittenSpan.SequenceEqual(written.WrittenSpan));
     }
 
     // JSON.stringify(new Array(120000000)) would be 600,000,001 chars: past the JS limit, though its shortest text

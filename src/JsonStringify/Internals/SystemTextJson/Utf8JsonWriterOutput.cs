@@ -154,6 +154,13 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
             return;
         }
 
+        if (value.Length > MaxStringTokenLength)
+        {
+            WritePendingName();
+            WriteStringInSegments(value);
+            return;
+        }
+
         if (TakeName(out JsonEncodedText name))
         {
             Writer.WriteString(name, value);
@@ -303,6 +310,27 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         {
             Writer.WritePropertyName(name);
         }
+    }
+
+    // The longest string the writer takes in one call (its largest token, a billion bytes, at three bytes a char).
+    private const int MaxStringTokenLength = 166_666_666;
+
+    // The chars a longer string goes in per call, in segments that the writer joins into one string token.
+    private const int StringSegmentLength = 1 << 24;
+
+    // A string longer than the writer takes in one call, in segments; none ends between the two halves of a pair.
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void WriteStringInSegments(string value)
+    {
+        ReadOnlySpan<char> rest = value;
+        while (rest.Length > StringSegmentLength)
+        {
+            int take = char.IsHighSurrogate(rest[StringSegmentLength - 1]) ? StringSegmentLength - 1 : StringSegmentLength;
+            Writer.WriteStringValueSegment(rest[..take], isFinalSegment: false);
+            rest = rest[take..];
+        }
+
+        Writer.WriteStringValueSegment(rest, isFinalSegment: true);
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
