@@ -336,6 +336,27 @@ public class StringLimitHeavyTests
         Assert.True(expected.WrittenSpan.SequenceEqual(written.WrittenSpan));
     }
 
+    // A string with an unpaired surrogate, written raw with JSON.stringify's escape: past a sixth of the longest raw
+    // value the writer takes (715,827,882 chars), escaped a slice at a time into a buffer of its exact length.
+    [Fact]
+    public void ALongStringWithAnUnpairedSurrogateGoesInWithItsEscape()
+    {
+        using var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate("['\\n' + 'a'.repeat(360000000) + '\\ud800']");
+        var written = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(written))
+        {
+            Assert.True(serializer.Serialize(value, writer));
+        }
+
+        ReadOnlySpan<byte> text = written.WrittenSpan;
+        Assert.Equal(2 + 2 + 2 + 360_000_000 + 6, text.Length);
+        Assert.True(text.StartsWith("[\"\\naaa"u8));
+        Assert.True(text.EndsWith("aaa\\ud800\"]"u8));
+        Assert.Equal(360_000_000, text.Count((byte)'a'));
+    }
+
     // JSON.stringify(new Array(120000000)) would be 600,000,001 chars: past the JS limit, though its shortest text
     // (240,000,001) is not, so the walk runs until the output passes the limit, and stops there.
     [Fact]
