@@ -108,6 +108,28 @@ public class StringLimitTests
         }
     }
 
+    // Names longer than the escaper's slice (65,536 chars) are quoted a slice at a time: a property list's and an object
+    // literal's, with a pair and two escapes every four chars from the fourth on (so a pair across the first slice's
+    // edge, which the slice leaves to the next) and an unpaired surrogate at the end, give Jint's own serializer's text.
+    [Theory]
+    [InlineData(65_535)]
+    [InlineData(65_536)]
+    [InlineData(65_537)]
+    [InlineData(200_001)]
+    public void LongNamesAreQuotedInSlices(int length)
+    {
+        string script = $$"""
+            var k = ('ab"' + '\ud83d\ude00\n"'.repeat({{length}} / 4 + 1)).slice(0, {{length}} - 1) + '\ud800';
+            var o = {}; o[k] = k; o.x = 1;
+            [JSON.stringify(o, [k, 'x']), JSON.stringify({[k]: 1, y: 2}), JSON.stringify(o)].join('|')
+            """;
+        using Engine ours = Js.Ours();
+        using Engine builtin = Js.Builtin();
+        string expected = Js.Run(builtin, script);
+        Assert.True(expected.Length > 3 * length, "the names are in the text");
+        Assert.Equal(expected, Js.Run(ours, script));
+    }
+
     // MaxLength below the engine's limit still applies to a JS string result, and to the other ways.
     [Fact]
     public void MaxLengthBelowTheEnginesLimitStillApplies()
@@ -355,6 +377,21 @@ public class StringLimitHeavyTests
         Assert.True(text.StartsWith("[\"\\naaa"u8));
         Assert.True(text.EndsWith("aaa\\ud800\"]"u8));
         Assert.Equal(360_000_000, text.Count((byte)'a'));
+    }
+
+    // A property list's name of hundreds of millions of chars, whose escaper's worst-case buffer (six chars a char)
+    // would pass the longest array: quoted a slice at a time, to JSON.stringify's text.
+    [Fact]
+    public void APropertyListNameOfHundredsOfMillionsOfCharsIsQuoted()
+    {
+        using Engine engine = Js.Ours();
+        engine.Execute("var k = 'a'.repeat(360000000) + '\\n';");
+        Assert.Equal("{}", Js.Run(engine, "JSON.stringify({x: 1}, [k])"));
+        const string Script = """
+            var s = JSON.stringify({[k]: 1}, [k]);
+            s.length + '|' + (s === '{"' + k.slice(0, -1) + '\\n":1}')
+            """;
+        Assert.Equal("360000008|true", Js.Run(engine, Script));
     }
 
     // JSON.stringify(new Array(120000000)) would be 600,000,001 chars: past the JS limit, though its shortest text

@@ -393,67 +393,29 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     // The longest raw value the writer takes, in chars (its largest token, at three bytes a char).
     private const int MaxRawValueLength = int.MaxValue / 3;
 
-    // A long string escaped a slice at a time.
-    private const int EscapeSliceLength = 1 << 16;
-
     // WriteEscapedString for a string whose escape could be longer than the writer takes raw: escaped a slice at a
     // time, once to count, and again into a buffer of that length. Longer than the writer takes is the writer's own
     // exception.
     private void WriteLongEscapedString(string value)
     {
-        char[] slice = ArrayPool<char>.Shared.Rent(EscapeSliceLength * JsonConstants.MaxEscapedCharLength);
+        long length = 2 + StringEscaper.EscapeInSlices(value, []);
+        if (length > MaxRawValueLength)
+        {
+            throw new ArgumentException($"The JSON value of length {length} is too large and not supported.", nameof(value));
+        }
+
+        char[] text = ArrayPool<char>.Shared.Rent((int)length);
         try
         {
-            long length = 2 + EscapeInSlices(value, slice, []);
-            if (length > MaxRawValueLength)
-            {
-                throw new ArgumentException($"The JSON value of length {length} is too large and not supported.", nameof(value));
-            }
-
-            char[] text = ArrayPool<char>.Shared.Rent((int)length);
-            try
-            {
-                text[0] = '"';
-                EscapeInSlices(value, slice, text.AsSpan(1));
-                text[(int)length - 1] = '"';
-                WriteRawValue(text.AsSpan(0, (int)length), skipValidation: true);
-            }
-            finally
-            {
-                ArrayPool<char>.Shared.Return(text);
-            }
+            text[0] = '"';
+            StringEscaper.EscapeInSlices(value, text.AsSpan(1, (int)length - 2));
+            text[(int)length - 1] = '"';
+            WriteRawValue(text.AsSpan(0, (int)length), skipValidation: true);
         }
         finally
         {
-            ArrayPool<char>.Shared.Return(slice);
+            ArrayPool<char>.Shared.Return(text);
         }
-    }
-
-    // Escapes value a slice at a time into slice, never cutting a pair, and copies each slice's escape into destination
-    // when it is not empty; returns the length of the whole escape.
-    private static long EscapeInSlices(string value, char[] slice, Span<char> destination)
-    {
-        ReadOnlySpan<char> rest = value;
-        long length = 0;
-        while (!rest.IsEmpty)
-        {
-            int take = Math.Min(EscapeSliceLength, rest.Length);
-            if (take < rest.Length && char.IsHighSurrogate(rest[take - 1]))
-            {
-                take--;
-            }
-
-            int escaped = StringEscaper.Escape(rest[..take], slice);
-            if (!destination.IsEmpty)
-            {
-                slice.AsSpan(0, escaped).CopyTo(destination[(int)length..]);
-            }
-
-            length += escaped;
-            rest = rest[take..];
-        }
-
-        return length;
     }
 
     /// <summary>

@@ -1,3 +1,4 @@
+using System.Buffers;
 using System.Diagnostics;
 using System.Numerics;
 using System.Runtime.CompilerServices;
@@ -294,12 +295,79 @@ internal static partial class StringEscaper
     /// <summary>The quoted JSON string for <paramref name="value"/>, followed by <paramref name="suffix"/>.</summary>
     public static string Quote(string value, string suffix)
     {
+        if (value.Length > EscapeSliceLength)
+        {
+            return QuoteInSlices(value, suffix);
+        }
+
         var buffer = new char[(value.Length * JsonConstants.MaxEscapedCharLength) + 2 + suffix.Length];
         buffer[0] = '"';
         int w = 1 + Escape(value, buffer.AsSpan(1));
         buffer[w++] = '"';
         suffix.CopyTo(buffer.AsSpan(w));
         return new string(buffer, 0, w + suffix.Length);
+    }
+
+    // Quote for a value longer than a slice, whose worst-case buffer could pass the longest array: escaped in slices,
+    // once to count and again into the string. A quoted form longer than a string can be (a name of a hundred million
+    // control chars and more) is an ArgumentException.
+    private static string QuoteInSlices(string value, string suffix)
+    {
+        long length = 2 + EscapeInSlices(value, []) + suffix.Length;
+        if (length > JsonConstants.MaxStringLength)
+        {
+            throw new ArgumentException(
+                $"A name of {value.Length} chars quotes to {length} chars, more than a string holds.", nameof(value));
+        }
+
+        return string.Create((int)length, (value, suffix), static (text, parts) =>
+        {
+            text[0] = '"';
+            int w = 1 + (int)EscapeInSlices(parts.value, text[1..]);
+            text[w++] = '"';
+            parts.suffix.CopyTo(text[w..]);
+        });
+    }
+
+    // The chars EscapeInSlices escapes at a time.
+    private const int EscapeSliceLength = 1 << 16;
+
+    /// <summary>
+    /// Escapes <paramref name="value"/> a slice at a time (never between the two halves of a pair) and writes the
+    /// escape into <paramref name="destination"/>, which holds it exactly or more; an empty destination only counts.
+    /// For values too long for a buffer of <see cref="JsonConstants.MaxEscapedCharLength"/> chars per char.
+    /// </summary>
+    /// <returns>The length of the escape.</returns>
+    public static long EscapeInSlices(ReadOnlySpan<char> value, Span<char> destination)
+    {
+        char[] slice = ArrayPool<char>.Shared.Rent(EscapeSliceLength * JsonConstants.MaxEscapedCharLength);
+        try
+        {
+            long length = 0;
+            while (!value.IsEmpty)
+            {
+                int take = Math.Min(EscapeSliceLength, value.Length);
+                if (take < value.Length && char.IsHighSurrogate(value[take - 1]))
+                {
+                    take--;
+                }
+
+                int escaped = Escape(value[..take], slice);
+                if (!destination.IsEmpty)
+                {
+                    slice.AsSpan(0, escaped).CopyTo(destination[(int)length..]);
+                }
+
+                length += escaped;
+                value = value[take..];
+            }
+
+            return length;
+        }
+        finally
+        {
+            ArrayPool<char>.Shared.Return(slice);
+        }
     }
 
     // The one pass shared by Escape and EscapeAscii, over the value's whole blocks: each block is loaded once, stored
