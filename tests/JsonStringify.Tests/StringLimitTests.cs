@@ -108,9 +108,10 @@ public class StringLimitTests
         }
     }
 
-    // Names longer than the escaper's slice (65,536 chars) are quoted a slice at a time: a property list's and an object
-    // literal's, with a pair and two escapes every four chars from the fourth on (so a pair across the first slice's
-    // edge, which the slice leaves to the next) and an unpaired surrogate at the end, give Jint's own serializer's text.
+    // Names longer than the escaper's slice (65,536 chars) are quoted a slice at a time: a property list's and an
+    // object literal's, with a pair and two escapes every four chars from the fourth on (so a pair across the first
+    // slice's edge, which the slice leaves to the next) and an unpaired surrogate at the end, give Jint's own
+    // serializer's text.
     [Theory]
     [InlineData(65_535)]
     [InlineData(65_536)]

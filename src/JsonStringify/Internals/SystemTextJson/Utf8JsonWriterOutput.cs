@@ -480,8 +480,8 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
     }
 
     /// <summary>The caller's writer during a call, and where it stood when the call started; the name waiting for its
-    /// value, encoded or plain; the encoded names (keyed by the quoted name's reference: each is one string of a hidden class or property
-    /// list), kept from call to call while the writers' encoder is the same.</summary>
+    /// value, encoded or plain; the encoded names (keyed by the quoted name's reference: each is one string of a hidden
+    /// class or property list), kept from call to call while the writers' encoder is the same.</summary>
     private sealed class State
     {
         public readonly Dictionary<string, JsonEncodedText> Names = new(ReferenceEqualityComparer.Instance);

@@ -843,8 +843,8 @@ internal sealed partial class JsonWriter
     // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII (and the few chars among it that
     // are not ASCII, encoded), until the string ends, the output is past the limit, the sink gives less room than
     // AsciiProgressRoom, or a slice has a char that StringEscaper.EscapeAscii leaves (a surrogate, or one of many that
-    // are not ASCII): the text from there on is the caller's. Tiered like the rest of the writer, so that its optimised code inlines EscapeAscii, which code
-    // compiled at the first call does not.
+    // are not ASCII): the text from there on is the caller's. Tiered like the rest of the writer, so that its optimised
+    // code inlines EscapeAscii, which code compiled at the first call does not.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
     {
