@@ -325,7 +325,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
         ReadOnlySpan<char> rest = value;
         while (rest.Length > StringSegmentLength)
         {
-            int take = char.IsHighSurrogate(rest[StringSegmentLength - 1]) ? StringSegmentLength - 1 : StringSegmentLength;
+            int take = StringEscaper.SliceLength(rest, StringSegmentLength);
             Writer.WriteStringValueSegment(rest[..take], isFinalSegment: false);
             rest = rest[take..];
         }

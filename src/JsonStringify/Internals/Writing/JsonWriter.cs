@@ -831,7 +831,7 @@ internal sealed partial class JsonWriter
                 Flush();
             }
 
-            int take = SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
+            int take = StringEscaper.SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
             _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
             rest = rest[take..];
             charsFirst -= take;
@@ -861,7 +861,7 @@ internal sealed partial class JsonWriter
                 return rest;
             }
 
-            int take = SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
+            int take = StringEscaper.SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
             int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed, out int chars);
             sink.AdvanceUtf8(written, chars);
             SinkChanged();
@@ -886,7 +886,7 @@ internal sealed partial class JsonWriter
         TextSink sink = _sink!;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            int take = SliceLength(rest, BufferLength);
+            int take = StringEscaper.SliceLength(rest, BufferLength);
             Span<byte> bytes = sink.GetUtf8Span((3 * take) + StringEscaper.MinUtf8Room, MinTranscodeRoom);
             if (bytes.Length < StringEscaper.MinUtf8Room)
             {
@@ -912,19 +912,4 @@ internal sealed partial class JsonWriter
     // punctuation), stays in the char buffer's slices, which the sink transcodes a buffer at a time.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool StartsWithAscii(ReadOnlySpan<char> rest) => Ascii.IsValid(rest[..Math.Min(rest.Length, AsciiLookahead)]);
-
-    // The length of the next slice of a long string: at most maxLength chars, one fewer where the slice would end
-    // between the two halves of a surrogate pair.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int SliceLength(ReadOnlySpan<char> rest, int maxLength)
-    {
-        Debug.Assert(maxLength >= 2, "a slice holds a pair");
-        int take = Math.Min(maxLength, rest.Length);
-        if (take < rest.Length && char.IsHighSurrogate(rest[take - 1]))
-        {
-            take--;
-        }
-
-        return take;
-    }
 }

@@ -329,6 +329,23 @@ internal static partial class StringEscaper
         });
     }
 
+    /// <summary>
+    /// The length of the next slice of a long string: at most <paramref name="maxLength"/> chars, one fewer where the
+    /// slice would end between the two halves of a surrogate pair.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static int SliceLength(ReadOnlySpan<char> rest, int maxLength)
+    {
+        Debug.Assert(maxLength >= 2, "a slice holds a pair");
+        int take = Math.Min(maxLength, rest.Length);
+        if (take < rest.Length && char.IsHighSurrogate(rest[take - 1]))
+        {
+            take--;
+        }
+
+        return take;
+    }
+
     // The chars EscapeInSlices escapes at a time.
     private const int EscapeSliceLength = 1 << 16;
 
@@ -346,12 +363,7 @@ internal static partial class StringEscaper
             long length = 0;
             while (!value.IsEmpty)
             {
-                int take = Math.Min(EscapeSliceLength, value.Length);
-                if (take < value.Length && char.IsHighSurrogate(value[take - 1]))
-                {
-                    take--;
-                }
-
+                int take = SliceLength(value, EscapeSliceLength);
                 int escaped = Escape(value[..take], slice);
                 if (!destination.IsEmpty)
                 {
