@@ -61,8 +61,11 @@ public sealed partial class JsonSerializer
                 return Walk(walker, value, replacer, space, maxLength);
             }
 
-            // Only objects and BigInts (toJSON), replacers and proxies (IsArray) make the walk call into the engine.
-            return value.Type is Types.Object or Types.BigInt || replacer is not null && replacer.Type == Types.Object
+            // Only objects and BigInts (toJSON), replacers and proxies (IsArray), and a Number or String object as
+            // the space (its valueOf or toString) make the call run code in the engine.
+            return value.Type is Types.Object or Types.BigInt
+                || replacer is not null && replacer.Type == Types.Object
+                || space is not null && space.Type == Types.Object
                 ? WalkAsOneHostCall(walker, value, replacer, space, maxLength)
                 : Walk(walker, value, replacer, space, maxLength);
         }

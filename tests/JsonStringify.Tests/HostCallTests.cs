@@ -24,22 +24,27 @@ public class HostCallTests
         InstalledStringify,
     }
 
-    // Values (and replacers) whose walk runs user code at every step: each run of it calls tick().
-    private static readonly (string Name, string Value, string Replacer, string Expected)[] s_userCode =
+    // Values (and replacers and spaces) whose call runs user code: each run of it calls tick(). The last rows have no
+    // object but the space, a Number or String object whose valueOf or toString JSON.stringify calls.
+    private static readonly (string Name, string Value, string Replacer, string Expected, string Space)[] s_userCode =
     [
         ("toJSON", "Array.from({length: 40}, (_, i) => ({i: i, toJSON() { tick(); return this.i; }}))", "undefined",
-            "[" + string.Join(',', Enumerable.Range(0, 40)) + "]"),
-        ("replacer function", "[1, {a: 2}, [3]]", "(function (k, v) { tick(); return v; })", "[1,{\"a\":2},[3]]"),
+            "[" + string.Join(',', Enumerable.Range(0, 40)) + "]", "undefined"),
+        ("replacer function", "[1, {a: 2}, [3]]", "(function (k, v) { tick(); return v; })", "[1,{\"a\":2},[3]]", "undefined"),
         ("proxied arrays", "Array.from({length: 20}, (_, i) => new Proxy([i], {get(t, k, r) { if (k === 'length') { tick(); } return Reflect.get(t, k, r); }}))", "undefined",
-            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"[{i}]")) + "]"),
+            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"[{i}]")) + "]", "undefined"),
         ("proxied objects", "Array.from({length: 20}, (_, i) => new Proxy({i: i}, {ownKeys(t) { tick(); return Reflect.ownKeys(t); }}))", "undefined",
-            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"{{\"i\":{i}}}")) + "]"),
+            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"{{\"i\":{i}}}")) + "]", "undefined"),
         ("getters", "Array.from({length: 20}, (_, i) => ({get i() { tick(); return i; }}))", "undefined",
-            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"{{\"i\":{i}}}")) + "]"),
-        ("BigInt toJSON", "BigInt.prototype.toJSON = function () { tick(); return String(this); }; [1n, 2n, 3n]", "undefined", "[\"1\",\"2\",\"3\"]"),
+            "[" + string.Join(',', Enumerable.Range(0, 20).Select(i => $"{{\"i\":{i}}}")) + "]", "undefined"),
+        ("BigInt toJSON", "BigInt.prototype.toJSON = function () { tick(); return String(this); }; [1n, 2n, 3n]", "undefined", "[\"1\",\"2\",\"3\"]", "undefined"),
         ("nested JSON.stringify", "Array.from({length: 10}, (_, i) => ({toJSON() { tick(); return JSON.stringify([i, {toJSON() { tick(); return i; }}]); }}))", "undefined",
-            "[" + string.Join(',', Enumerable.Range(0, 10).Select(i => $"\"[{i},{i}]\"")) + "]"),
-        ("proxied replacer list", "({a: 1, b: 2})", "new Proxy(['a'], {get(t, k, r) { tick(); return Reflect.get(t, k, r); }})", "{\"a\":1}"),
+            "[" + string.Join(',', Enumerable.Range(0, 10).Select(i => $"\"[{i},{i}]\"")) + "]", "undefined"),
+        ("proxied replacer list", "({a: 1, b: 2})", "new Proxy(['a'], {get(t, k, r) { tick(); return Reflect.get(t, k, r); }})", "{\"a\":1}", "undefined"),
+        ("Number object as space", "1", "undefined", "1",
+            "(function () { var n = new Number(0); n.valueOf = function () { tick(); return 2; }; return n; })()"),
+        ("String object as space", "'s'", "undefined", "\"s\"",
+            "(function () { var s = new String(''); s.toString = function () { tick(); return '  '; }; return s; })()"),
     ];
 
     public static TheoryData<string, Overload> UserCodeRows
@@ -65,15 +70,16 @@ public class HostCallTests
     [MemberData(nameof(UserCodeRows))]
     public void AHostCallIsOneUnitOfWork(string name, Overload overload)
     {
-        var (_, valueScript, replacerScript, expected) = s_userCode.Single(row => row.Name == name);
+        var (_, valueScript, replacerScript, expected, spaceScript) = s_userCode.Single(row => row.Name == name);
         var log = new ResetLog();
         using Engine engine = EngineWith(log);
         var serializer = new JsonSerializer(engine);
         JsValue value = engine.Evaluate(valueScript);
         JsValue replacer = engine.Evaluate(replacerScript);
+        JsValue space = engine.Evaluate(spaceScript);
         log.Start();
 
-        Assert.Equal(expected, Serialize(engine, serializer, overload, value, replacer));
+        Assert.Equal(expected, Serialize(engine, serializer, overload, value, replacer, space));
         Assert.True(log.Ticks > 0, "the walk ran no user code");
         Assert.True(log.ResetsAt.All(at => at == 0 || at == log.Ticks), $"reset at ticks {string.Join(", ", log.ResetsAt)} of {log.Ticks}");
 
@@ -271,37 +277,37 @@ public class HostCallTests
         return engine;
     }
 
-    private static string? Serialize(Engine engine, JsonSerializer serializer, Overload overload, JsValue value, JsValue replacer)
+    private static string? Serialize(Engine engine, JsonSerializer serializer, Overload overload, JsValue value, JsValue replacer, JsValue space)
     {
         switch (overload)
         {
             case Overload.ToString:
-                return serializer.SerializeToString(value, replacer);
+                return serializer.SerializeToString(value, replacer, space);
             case Overload.JsValue:
-                return serializer.Serialize(value, replacer, JsValue.Undefined).ToString();
+                return serializer.Serialize(value, replacer, space).ToString();
             case Overload.BufferWriter:
                 var writer = new ArrayBufferWriter<byte>();
-                Assert.True(serializer.Serialize(value, replacer, JsValue.Undefined, writer));
+                Assert.True(serializer.Serialize(value, replacer, space, writer));
                 return Encoding.UTF8.GetString(writer.WrittenSpan);
             case Overload.Stream:
             case Overload.StreamAsync:
                 using (var stream = new MemoryStream())
                 {
                     Assert.True(overload == Overload.Stream
-                        ? serializer.Serialize(value, replacer, JsValue.Undefined, stream)
-                        : serializer.SerializeAsync(value, replacer, JsValue.Undefined, stream).GetAwaiter().GetResult());
+                        ? serializer.Serialize(value, replacer, space, stream)
+                        : serializer.SerializeAsync(value, replacer, space, stream).GetAwaiter().GetResult());
                     return Encoding.UTF8.GetString(stream.ToArray());
                 }
 
             case Overload.TextWriter:
                 using (var text = new StringWriter())
                 {
-                    Assert.True(serializer.Serialize(value, replacer, JsValue.Undefined, text));
+                    Assert.True(serializer.Serialize(value, replacer, space, text));
                     return text.ToString();
                 }
 
             default:
-                return engine.Call(engine.Evaluate("JSON.stringify"), value, replacer).ToString();
+                return engine.Call(engine.Evaluate("JSON.stringify"), value, replacer, space).ToString();
         }
     }
 
