@@ -273,6 +273,32 @@ public class HostObjectTests
         Assert.Equal("[[1,2],{\"a\":1}]", Js.Run(engine, "JSON.stringify([list, map])"));
     }
 
+    // A CLR list that shrinks while it is walked (its length was read once, before its elements): the elements past
+    // its new end are null, as in Jint's serializer and as for a JS array. On Jint 4.16.0 and 4.16.1 the wrapper throws
+    // ArgumentOutOfRangeException for such an index asked as a string.
+    [Theory]
+    [InlineData("list.Add(1); list.Add({toJSON() { list.RemoveAt(0); list.RemoveAt(0); return 'X'; }}); list.Add(3); JSON.stringify(list)", "[1,\"X\",null]")]
+    [InlineData("list.Add(1); list.Add(2); list.Add(3); JSON.stringify(list, function (k, v) { if (k === '0') list.Clear(); return v; })", "[1,null,null]")]
+    [InlineData("list.Add(1); list.Add(2); list.Add(3); JSON.stringify({a: list}, function (k, v) { if (k === '1') list.RemoveAt(2); return v; }, 1)", "{\n \"a\": [\n  1,\n  2,\n  null\n ]\n}")]
+    [InlineData("typed.Add(1); typed.Add(2); JSON.stringify(typed, function (k, v) { if (k === '0') typed.Clear(); return v; })", "[1,null]")]
+    [InlineData("typed.Add(1); typed.Add(2); typed.Add(3); JSON.stringify([typed, {toJSON() { typed.Add(4); return 0; }}, typed])", "[[1,2,3],0,[1,2,3,4]]")]
+    public void AListThatShrinksDuringTheWalkHasNullPastItsNewEnd(string script, string expected)
+    {
+        static void Configure(Engine engine)
+        {
+            engine.SetValue("list", new List<object?>());
+            engine.SetValue("typed", new List<int>());
+        }
+
+        using Engine builtin = Js.Builtin();
+        Configure(builtin);
+        Assert.Equal(expected, Js.Run(builtin, script));
+
+        using Engine ours = Js.Ours();
+        Configure(ours);
+        Assert.Equal(expected, Js.Run(ours, script));
+    }
+
     [Fact]
     public void ArrayLikeObjectsAreArrays()
     {

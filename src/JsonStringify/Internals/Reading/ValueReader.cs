@@ -7,6 +7,7 @@ using Jint.Native.Array;
 using Jint.Native.Object;
 using Jint.Runtime;
 using Jint.Runtime.Descriptors;
+using Jint.Runtime.Interop;
 
 namespace JsonStringify.Internals;
 
@@ -153,6 +154,14 @@ internal sealed class ValueReader
             }
 
             return arrayInstance.Prototype is { } prototype ? prototype.Get(key, arrayInstance) : JsValue.Undefined;
+        }
+
+        // A wrapped CLR collection is asked for the index as a number, as Jint's serializer asks it: a string index
+        // goes to the collection's indexer, which on Jint 4.16.0 and 4.16.1 throws past the end of a list that
+        // shrank during the walk, where a number reads undefined.
+        if (array is ObjectWrapper && index <= int.MaxValue)
+        {
+            return array.Get(JsNumber.Create((int)index), array);
         }
 
         return array.Get(IndexKey.Create(index), array);
