@@ -122,6 +122,7 @@ public class ConformanceTests
         { "JSON.stringify({z: 1, 10: 2, 9: 3, '-1': 4, '01': 5})", "{\"9\":3,\"10\":2,\"z\":1,\"-1\":4,\"01\":5}" },
         { "JSON.stringify({4294967295: 1, 4294967294: 2, a: 3})", "{\"4294967294\":2,\"4294967295\":1,\"a\":3}" },
         { "var o = {a: 1, b: 2}; delete o.a; o.a = 3; JSON.stringify(o)", "{\"b\":2,\"a\":3}" },
+        { "var o = {}; for (var i = 0; i < 20; i++) { o['k' + i] = i; } delete o.k1; o.x = 1; o.k1 = 5; JSON.stringify(o) === '{' + Object.keys(o).map(k => '\"' + k + '\":' + o[k]).join() + '}'", "true" },
 
         // arrays and holes
         { "JSON.stringify([])", "[]" },
