@@ -20,9 +20,6 @@ internal sealed class HostValueGenerator
     // Keys of generated dictionaries; the replacer list of the differential test names some of them.
     public static readonly string[] Keys = ["a", "b", "Value", "0", "10", "x y", "\u00e9", "toJSON"];
 
-    // The message of the one getter of generated values that throws (Sneaky.Explodes).
-    public const string ThrowingGetterMessage = "a getter Jint did not read";
-
     private static readonly double[] s_doubles = [0, -0.0, 0.1, 1.5, -2.25, 1e21, 1e-7, double.NaN, double.PositiveInfinity, 123456789.125, 5e-324];
 
     private static readonly string[] s_strings = ["", "s", "line\nbreak", "q\"uote", "\ud800", "\u2028", "\u00e9t\u00e9", "\ud83d\ude00"];
@@ -357,7 +354,7 @@ internal sealed class HostValueGenerator
     {
         public int Count => 1;
 
-        public int Explodes => throw new InvalidOperationException(ThrowingGetterMessage);
+        public int Explodes => throw new InvalidOperationException("a getter Jint did not read");
 
         public IEnumerator<object?> GetEnumerator() => Enumerable.Repeat<object?>(1, 1).GetEnumerator();
 
