@@ -53,7 +53,8 @@ public sealed class JsonSerializerOptions
     } = JsonConstants.DefaultMaxDepth;
 
     /// <summary>
-    /// The longest output, in UTF-16 chars; more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
+    /// The longest output, in UTF-16 chars (into a <see cref="System.Text.Json.Utf8JsonWriter"/>, in the bytes written
+    /// to it); more is a <c>RangeError</c> ("Invalid string length"), raised as soon as
     /// the limit is passed, or as soon as an array's length is read when even its shortest text (2 × length + 1 chars)
     /// cannot fit. Whatever this says, a result that is a JavaScript string (the
     /// <see cref="JsonSerializer.Serialize(Jint.Native.JsValue)"/> overloads, and so <c>JSON.stringify</c> in scripts)
