@@ -43,6 +43,20 @@ if (args.Length > 0 && args[0] == "--ab")
 
 if (args.Contains("--help") || args.Contains("-h"))
 {
+    Console.WriteLine("""
+        Modes (the first argument; docs/benchmarks.md says what each measures and how the figures there were made):
+          (none) or BenchmarkDotNet's own arguments   the BenchmarkDotNet suite, every benchmark without arguments
+          --paired [--apart] [glob...]                Jint and ours in alternating batches, per scenario (below)
+          --ab jint|string|<dll> [options] [docs]     best calls side by side, per document (below)
+          --warmup [docs]                             first call, first 200 calls and steady state, in new processes
+          --late-shape [first:second,...]             a new document's first calls late in a process's life
+          --alternate [docs]                          both sides taking turns in each new process, three rounds
+                                                      (these three take --processes N, --string and --trace DIR)
+          --memory-phases [--batches N] [doc]         a document timed beside a memory-latency control, batch by batch
+          --cpu-cost [--calls N] [docs]               what UTF-8 and string calls cost the whole process, collections
+                                                      included
+
+        """);
     Console.WriteLine(PairedRunner.Usage);
     Console.WriteLine();
     Console.WriteLine(AbRunner.Usage);
