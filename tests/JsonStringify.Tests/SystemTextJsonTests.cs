@@ -170,6 +170,8 @@ public class SystemTextJsonTests
         Assert.Equal(serializer.SerializeToString(value, list), serializer.ToJsonNode(value, list)!.ToJsonString());
         Assert.Equal(serializer.SerializeToString(value, function), serializer.ToJsonNode(value, function)!.ToJsonString());
         Assert.Equal(serializer.SerializeToString(value, function), WriteWith(writer => serializer.Serialize(value, function, JsValue.Undefined, writer)));
+        Assert.Equal("{\"c\":4,\"b\":{\"c\":3}}", serializer.ToJsonElement(value, list)!.Value.GetRawText());
+        Assert.Equal("{\"a\":10,\"b\":{\"a\":20,\"c\":30},\"c\":40}", serializer.ToJsonElement(value, function)!.Value.GetRawText());
     }
 
     // JSON.stringify escapes an unpaired surrogate (\ud800), which System.Text.Json cannot read as a string. The
@@ -401,6 +403,7 @@ public class SystemTextJsonTests
         var serializer = new JsonSerializer(engine);
         JsValue value = engine.Evaluate(expression);
         string text = serializer.SerializeToString(value)!;
+        Assert.DoesNotContain('\uFFFD', text);
         Assert.Equal(expected, text.Replace('\uD800', '\uFFFD').Replace('\uDC00', '\uFFFD'));
 
         var bytes = new ArrayBufferWriter<byte>();
@@ -436,8 +439,8 @@ public class SystemTextJsonTests
         Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping));
     }
 
-    // MaxLength counts the bytes written into a Utf8JsonWriter; nodes have no text, and only an array whose shortest
-    // text could not fit is a RangeError there, as on the string path (see docs/limits.md).
+    // MaxLength counts the bytes written into a Utf8JsonWriter by this call; nodes have no text, and only an array whose
+    // shortest text could not fit is a RangeError there, as on the string path (see docs/limits.md).
     [Fact]
     public void MaxLengthCountsTheWritersBytesAndBoundsNodesOnlyThroughArrayLengths()
     {
@@ -453,8 +456,25 @@ public class SystemTextJsonTests
             Assert.Equal("RangeError: Invalid string length", Js.ErrorText(e));
         }
 
+        // The bytes the writer held before the call are not counted.
+        var earlier = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(earlier))
+        {
+            writer.WriteStartArray();
+            writer.WriteStringValue(new string('x', 30));
+            Assert.True(serializer.Serialize(engine.Evaluate("'ab'"), writer));
+            writer.WriteEndArray();
+        }
+
+        Assert.Equal("[\"" + new string('x', 30) + "\",\"ab\"]", Encoding.UTF8.GetString(earlier.WrittenSpan));
+
         JsValue longString = engine.Evaluate("'z'.repeat(100)");
         Assert.Equal(100, serializer.ToJsonNode(longString)!.GetValue<string>().Length);
+
+        // An array's shortest text is a digit per element and the commas between: 19 chars for 9 elements, 21 for 10.
+        Assert.Equal(9, serializer.ToJsonNode(engine.Evaluate("Array(9).fill(0)"))!.AsArray().Count);
+        var over = Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(engine.Evaluate("Array(10).fill(0)")));
+        Assert.Equal("RangeError: Invalid string length", Js.ErrorText(over));
 
         JsValue huge = engine.Evaluate("new Proxy([], {get: (t, k) => k === 'length' ? 2**32 + 1 : t[k]})");
         var thrown = Assert.Throws<JavaScriptException>(() => serializer.ToJsonNode(huge));
@@ -493,7 +513,11 @@ public class SystemTextJsonTests
         Assert.Equal(expected, serializer.ToJsonNode(value)!.ToJsonString());
         Assert.Equal(expected, serializer.ToJsonElement(value)!.Value.GetRawText());
 
-        var shallow = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 60 });
+        // The text's 70 levels count from where it stands, two levels down.
+        var deepEnough = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 72 });
+        Assert.Equal(expected, deepEnough.ToJsonNode(value)!.ToJsonString());
+        Assert.Equal(expected, deepEnough.ToJsonElement(value)!.Value.GetRawText());
+        var shallow = new JsonSerializer(engine, new JsonSerializerOptions { MaxDepth = 71 });
         Assert.ThrowsAny<JsonException>(() => shallow.ToJsonNode(value));
         Assert.ThrowsAny<JsonException>(() => shallow.ToJsonElement(value));
     }
