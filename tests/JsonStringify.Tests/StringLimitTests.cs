@@ -38,8 +38,14 @@ public class StringLimitTests
             var rows = new TheoryData<Way, string, string, long, string>();
             foreach (Way way in Enum.GetValues<Way>())
             {
-                // The proxy alone, or after "[[]," (compact) or "[\n  [],\n  " (a space of 2) already written.
-                foreach ((string value, string space, long written) in new[] { ("p", "undefined", 0L), ("p", "2", 0L), ("[[], p]", "undefined", 4L), ("[[], p]", "2", 10L) })
+                // The proxy alone, or after "[[]," (compact) or "[\n  [],\n  " (a space of 2) already written, or after
+                // "[0," or "[\n  0,\n  ": an odd length before it, so that the longest array that fits ends exactly at
+                // each limit, whichever its parity (a shortest text is always odd: 2n + 1 chars).
+                foreach ((string value, string space, long written) in new[]
+                {
+                    ("p", "undefined", 0L), ("p", "2", 0L), ("[[], p]", "undefined", 4L), ("[[], p]", "2", 10L),
+                    ("[0, p]", "undefined", 3L), ("[0, p]", "2", 9L),
+                })
                 {
                     long[] lengths =
                     [
@@ -148,10 +154,11 @@ public class StringLimitTests
         Assert.Equal(RangeError, Js.Run(engine, "JSON.stringify('x'.repeat(99))"));
     }
 
-    // A long string that needs no escaping goes to the sink whole only where it fits within MaxLength: one that makes
-    // the text exactly the limit is written, one char more is a RangeError, as for strings copied in slices, and every
-    // way agrees. A longer one goes in slices and stops at the limit: a text writer gets no more than the limit and a
-    // buffer (4K chars), not the whole string, and a UTF-8 buffer writer no more than that in bytes.
+    // A long string that needs no escaping goes to the sink whole only where the text so far and the string fit within
+    // MaxLength: one that makes the text exactly the limit is written, one char more is a RangeError, as for strings
+    // copied in slices, and every way agrees. A longer one goes in slices and stops at the limit: a text writer gets no
+    // more than the limit and a buffer (4K chars), not the whole string, and a UTF-8 buffer writer no more than that in
+    // bytes.
     [Fact]
     public void MaxLengthHoldsForLongStringsWrittenWhole()
     {
@@ -182,6 +189,14 @@ public class StringLimitTests
         var written = new StringWriter();
         Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("['x'.repeat(1000000)]"), JsValue.Undefined, JsValue.Undefined, written));
         Assert.InRange(written.GetStringBuilder().Length, 0, Limit + 4096);
+
+        // Whole, in one write, where "[\"" and the string fit; in slices of a buffer at most where they do not.
+        var whole = new LongestWriteWriter();
+        Assert.True(serializer.Serialize(engine.Evaluate("['x'.repeat(5000)]"), JsValue.Undefined, JsValue.Undefined, whole));
+        Assert.Equal(5000, whole.LongestWrite);
+        var sliced = new LongestWriteWriter();
+        Assert.Throws<JavaScriptException>(() => serializer.Serialize(engine.Evaluate("['x'.repeat(5003)]"), JsValue.Undefined, JsValue.Undefined, sliced));
+        Assert.InRange(sliced.LongestWrite, 1, 4096);
 
         // Nor does a buffer writer get the whole of a string that is not ASCII: no more than the limit and a buffer,
         // in bytes of up to three a char.
@@ -309,6 +324,30 @@ public class StringLimitTests
             _outstanding -= array.Length;
             Returned++;
             Shared.Return(array, clearArray);
+        }
+    }
+
+    /// <summary>A <see cref="StringWriter"/> that keeps the length of the longest span of chars written at once.</summary>
+    private sealed class LongestWriteWriter : StringWriter
+    {
+        public int LongestWrite { get; private set; }
+
+        public override void Write(ReadOnlySpan<char> buffer)
+        {
+            LongestWrite = Math.Max(LongestWrite, buffer.Length);
+            base.Write(buffer);
+        }
+
+        public override void Write(char[] buffer, int index, int count)
+        {
+            LongestWrite = Math.Max(LongestWrite, count);
+            base.Write(buffer, index, count);
+        }
+
+        public override void Write(string? value)
+        {
+            LongestWrite = Math.Max(LongestWrite, value?.Length ?? 0);
+            base.Write(value);
         }
     }
 }
