@@ -104,6 +104,36 @@ public class IndentedWriterTests
         }
     }
 
+    // The values the writer gets raw after its layout (a string with an unpaired surrogate, JSON.stringify's escape in
+    // it; a raw JSON string with one; with SkipValidation, numbers and raw JSON too), at every depth, first and not,
+    // after names, with every layout and in every place in the caller's document: the layout is the writer's own for
+    // the same value with U+FFFD for each such surrogate. The strings themselves are compared elsewhere
+    // (UnpairedSurrogatesGetTheLayoutOfTheWritersOwnStrings).
+    [Theory]
+    [InlineData("['a\\uD800', {k: 'x\\uDC00'}, [JSON.rawJSON('\"\\\\ud800\"')]]")]
+    [InlineData("({a: ['\\uD800', 1.5], b: {c: 'x\\uDC00y', 'n\\uD800': {}}, d: [[], '\\uDBFF']})")]
+    [InlineData("[[['\\uDBFF', 1e21]], JSON.rawJSON('\"\\\\udc00\"'), {e: [JSON.rawJSON('-0.0'), '\\uD800\\uD800']}]")]
+    public void ValuesTheWriterGetsRawAfterItsLayoutAreLaidOutAsItsOwn(string script)
+    {
+        var engine = new Engine();
+        var serializer = new JsonSerializer(engine);
+        JsValue value = engine.Evaluate(script);
+        string text = SystemTextJsonTests.ReplaceUnpairedSurrogateEscapes(serializer.SerializeToString(value)!);
+        foreach (JsonWriterOptions layout in s_layouts)
+        {
+            foreach (bool skipValidation in (bool[])[false, true])
+            {
+                JsonWriterOptions options = layout with { SkipValidation = skipValidation };
+                foreach (Position position in Enum.GetValues<Position>())
+                {
+                    string expected = Write(writer => WriteParsed(writer, text), options, position);
+                    string written = Write(writer => Assert.True(serializer.Serialize(value, writer)), options, position);
+                    Assert.Equal(WithoutStrings(expected), WithoutStrings(written));
+                }
+            }
+        }
+    }
+
     // JSON.stringify's escape of an unpaired surrogate goes in raw, after the line break and indentation the writer
     // would write; as does a raw JSON string that has one, which System.Text.Json cannot write back.
     [Fact]
