@@ -26,11 +26,11 @@ public class AsciiEscaperTests
     public void MatchesEscapingThenEncoding(int seed)
     {
         // ASCII words with chars that are not ASCII among them, one in 40 to one in 3, and escapes; lengths around
-        // every block boundary.
+        // every block boundary, and past two runs of four blocks (128 chars), which the escaper takes together.
         var random = new Random(seed);
         foreach (int oneIn in new[] { 40, 12, 3 })
         {
-            for (int length = 0; length <= 90; length++)
+            for (int length = 0; length <= 300; length++)
             {
                 char[] text = new char[length];
                 for (int k = 0; k < length; k++)
@@ -50,30 +50,35 @@ public class AsciiEscaperTests
     public void WritesAFewOthersInABlockAndLeavesMore()
     {
         // Up to MaxOthersPerBlock chars that are not ASCII within 16 are written in place; with one more among the 16
-        // from the first on, the pass stops before the first. The first at every place of the first block, the others
-        // at random places after it among the 16, each of two or three bytes.
+        // from the first on, the pass stops before the first. The first at every place of a block, the others at random
+        // places after it among the 16, each of two or three bytes; the block first in a short text, after the runs of
+        // four blocks (which go block by block), and at places of a run with more than a run after it (which go run by
+        // run).
         char[] others = ['\u2019', '\u2014', '\u00E9', '\u201C', '\u2026', '\u0434'];
         var random = new Random(41);
-        for (int first = 0; first < 16; first++)
+        foreach ((int before, int after) in new[] { (0, 24), (0, 140), (16, 140), (40, 140), (63, 140), (100, 24) })
         {
-            for (int round = 0; round < 40; round++)
+            for (int first = before; first < before + 16; first++)
             {
-                int[] places =
-                    [.. Enumerable.Range(first + 1, 15).OrderBy(_ => random.Next()).Take(StringEscaper.MaxOthersPerBlock)];
-                char[] text = [.. Enumerable.Repeat('x', 40)];
-                text[first] = others[random.Next(others.Length)];
-                foreach (int place in places[..(StringEscaper.MaxOthersPerBlock - 1)])
+                for (int round = 0; round < 40; round++)
                 {
-                    text[place] = others[random.Next(others.Length)];
+                    int[] places =
+                        [.. Enumerable.Range(first + 1, 15).OrderBy(_ => random.Next()).Take(StringEscaper.MaxOthersPerBlock)];
+                    char[] text = [.. Enumerable.Repeat('x', before + 16 + after)];
+                    text[first] = others[random.Next(others.Length)];
+                    foreach (int place in places[..(StringEscaper.MaxOthersPerBlock - 1)])
+                    {
+                        text[place] = others[random.Next(others.Length)];
+                    }
+
+                    AssertSame(text);
+                    Assert.Equal(text.Length, Consumed(text));
+
+                    char[] dense = [.. text];
+                    dense[places[^1]] = others[random.Next(others.Length)];
+                    AssertSame(dense);
+                    Assert.Equal(first, Consumed(dense));
                 }
-
-                AssertSame(text);
-                Assert.Equal(text.Length, Consumed(text));
-
-                char[] dense = [.. text];
-                dense[places[^1]] = others[random.Next(others.Length)];
-                AssertSame(dense);
-                Assert.Equal(first, Consumed(dense));
             }
         }
     }
@@ -87,10 +92,11 @@ public class AsciiEscaperTests
     [InlineData(2)]
     public void LeavesSurrogates(int which)
     {
-        // At every place of the first blocks (20 chars after them) and of the last chars, fewer than a block (5).
-        foreach (int after in new[] { 20, 5 })
+        // At every place of the first blocks (20 chars after them), of the last chars, fewer than a block (5), and of
+        // the first runs of four blocks (140 chars after them).
+        foreach (int after in new[] { 20, 5, 140 })
         {
-            for (int at = 0; at < 40; at++)
+            for (int at = 0; at < (after == 140 ? 140 : 40); at++)
             {
                 string text = new string('x', at) + s_surrogates[which] + new string('y', after);
                 AssertSame(text);
