@@ -102,19 +102,23 @@ public class NumberFormattingTests
         { 123456789012345.67, "123456789012345.67" },
         { 12345678901234.566, "12345678901234.566" },
         { 1234567.0000000002, "1234567.0000000002" },
-        { 12345678.9, "12345678.9" },
+        { 12345678.901234567, "12345678.901234567" },
+        { 99999999.12345679, "99999999.12345679" },
         { 12345.6789, "12345.6789" },
-        { 99999.5, "99999.5" },
+        { 99999.56789012345, "99999.56789012345" },
         { 1.2345678901234567, "1.2345678901234567" },
         { -9.876543210987654, "-9.876543210987654" },
         { 0.12345678901234568, "0.12345678901234568" },
 
         // Decimals of four to seven places, the seven-place check's (map and texture coordinates): up to fifteen
         // digits, below 10^-6 in e-notation, and one-place decimals whose thousandfold is not a whole double, where
-        // that check finds six trailing zeros to drop (expected text from V8).
-        { 4.8907075, "4.8907075" },
+        // that check finds six trailing zeros to drop; and two whose ten-millionfold is not a whole double, which go
+        // to the shortest digits (expected text from V8).
+        { 4.8907073, "4.8907073" },
         { -122.4194155, "-122.4194155" },
         { 45.7012391, "45.7012391" },
+        { 0.8104211, "0.8104211" },
+        { 4.8907075, "4.8907075" },
         { 0.810421, "0.810421" },
         { -0.0001234, "-0.0001234" },
         { 1.0000001, "1.0000001" },

@@ -254,6 +254,20 @@ public class SystemTextJsonTests
         {
             Assert.Equal("{\"a\":[1]}", WriteWith(writer => serializer.Serialize(value, JsValue.Undefined, engine.Evaluate(space), writer)));
         }
+
+        // Refused after the property list and space are read, as JSON.stringify reads them: the list's elements, then
+        // the Number object's valueOf; the root's toJSON never runs.
+        engine.Execute(
+            "var log = []; var list = []; Object.defineProperty(list, 0, {get() { log.push('list'); return 'a'; }, enumerable: true});"
+            + "var space = new Number(0); space.valueOf = function () { log.push('space'); return 2; };"
+            + "var root = {a: 1, toJSON() { log.push('toJSON'); return this; }};");
+        using (var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>()))
+        {
+            Assert.Throws<ArgumentException>("space", () => serializer.Serialize(engine.GetValue("root"), engine.GetValue("list"), engine.GetValue("space"), writer));
+            Assert.Equal(0, writer.BytesPending + writer.BytesCommitted);
+        }
+
+        Assert.Equal("list,space", engine.Evaluate("log.join()").ToString());
     }
 
     [Theory]
