@@ -12,7 +12,7 @@ namespace JsonStringify.Tests;
 /// Into a <see cref="Utf8JsonWriter"/> with the default encoder, a value goes in as the writer's own bytes: every
 /// conformance row and golden case, in every place of the caller's document, compact and indented, must give the bytes
 /// the writer gives for our string output parsed and written back (the oracle), strings and layout alike. A string with
-/// an unpaired surrogate, which the writer cannot write back, is compared with its escape as U+FFFD's on both sides. An
+/// an unpaired surrogate, which the writer cannot write back, is compared by value, with U+FFFD for that surrogate. An
 /// encoder made for Basic Latin escapes exactly as the default one does, but is another instance, so the encoded names
 /// the bridge keeps are made again for it: a writer with it must give the same bytes too.
 /// </summary>
