@@ -1,4 +1,3 @@
-using System.Text;
 using System.Text.Encodings.Web;
 using System.Text.Json;
 using System.Text.Unicode;
@@ -200,23 +199,11 @@ public class EncodedTextTests
             return null;
         }
 
-        // At the root of a call inside the caller's array, the one place whose layout the writer does not say, a string
-        // with an unpaired surrogate goes in raw, without the line break before it (see
-        // IndentedWriterTests.AtTheRootOfACallInsideTheCallersArrayOnlyAnUnpairedSurrogateMissesItsLineBreak).
-        string replaced = SystemTextJsonTests.ReplaceUnpairedSurrogateEscapes(json);
+        // The bridge is the writer: at the root of a call inside the caller's array, a string with an unpaired surrogate
+        // goes in raw, without the line break before it.
         bool unknownPlace = position is Position.FirstInArray or Position.InNestedArray;
         return IndentedWriterTests.Write(
-            writer =>
-            {
-                if (unknownPlace && json.StartsWith('"') && replaced != json)
-                {
-                    writer.WriteRawValue(json, skipInputValidation: true);
-                    return;
-                }
-
-                using JsonDocument document = JsonDocument.Parse(replaced, new JsonDocumentOptions { MaxDepth = Depth });
-                document.RootElement.WriteTo(writer);
-            },
+            writer => IndentedWriterTests.WriteReference(writer, json, unknownPlace),
             Options(layout, encoder: null),
             position);
     }
@@ -224,40 +211,16 @@ public class EncodedTextTests
     // The bridge writes a string value with an unpaired surrogate as JSON.stringify's text (its own escapes, the rest
     // raw), the writer (as the oracle, and for names) U+FFFD escaped, and the rest of the string with its encoder: each
     // string token with either is compared by value, those surrogates as U+FFFD, in one spelling.
-    private static string WithUnpairedSurrogatesAsUFFFD(string text)
-    {
-        if (!text.Contains("\\ud", StringComparison.OrdinalIgnoreCase) && !text.Contains("\\uFFFD", StringComparison.Ordinal))
-        {
-            return text;
-        }
-
-        var result = new StringBuilder(text.Length);
-        for (int i = 0; i < text.Length; i++)
-        {
-            if (text[i] != '"')
+    private static string WithUnpairedSurrogatesAsUFFFD(string text) =>
+        !text.Contains("\\ud", StringComparison.OrdinalIgnoreCase) && !text.Contains("\\uFFFD", StringComparison.Ordinal)
+            ? text
+            : IndentedWriterTests.WithEachString(text, token =>
             {
-                result.Append(text[i]);
-                continue;
-            }
-
-            int start = i;
-            for (i++; text[i] != '"'; i++)
-            {
-                if (text[i] == '\\')
-                {
-                    i++;
-                }
-            }
-
-            string token = text[start..(i + 1)];
-            string replaced = SystemTextJsonTests.ReplaceUnpairedSurrogateEscapes(token);
-            result.Append(replaced != token || token.Contains("\\uFFFD", StringComparison.Ordinal)
-                ? System.Text.Json.JsonSerializer.Serialize(JsonDocument.Parse(replaced).RootElement.GetString())
-                : token);
-        }
-
-        return result.ToString();
-    }
+                string replaced = SystemTextJsonTests.ReplaceUnpairedSurrogateEscapes(token);
+                return replaced != token || token.Contains("\\uFFFD", StringComparison.Ordinal)
+                    ? System.Text.Json.JsonSerializer.Serialize(JsonDocument.Parse(replaced).RootElement.GetString())
+                    : token;
+            });
 
     private static string? WriteText(JsonSerializer serializer, JsValue value, Layout layout, Position position, JsValue? replacer = null) =>
         Write(serializer, value, replacer, Options(layout, encoder: null), position);

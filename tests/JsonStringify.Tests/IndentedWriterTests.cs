@@ -400,17 +400,22 @@ public class IndentedWriterTests
     }
 
     // The text with each string replaced by "": its layout, numbers and literals.
-    private static string WithoutStrings(string json)
+    private static string WithoutStrings(string json) => WithEachString(json, _ => "\"\"");
+
+    /// <summary>The JSON text with each string token (quotes included) replaced by what <paramref name="replace"/> gives
+    /// for it.</summary>
+    internal static string WithEachString(string json, Func<string, string> replace)
     {
         var result = new StringBuilder(json.Length);
         for (int i = 0; i < json.Length; i++)
         {
-            result.Append(json[i]);
             if (json[i] != '"')
             {
+                result.Append(json[i]);
                 continue;
             }
 
+            int start = i;
             for (i++; json[i] != '"'; i++)
             {
                 if (json[i] == '\\')
@@ -419,7 +424,7 @@ public class IndentedWriterTests
                 }
             }
 
-            result.Append('"');
+            result.Append(replace(json[start..(i + 1)]));
         }
 
         return result.ToString();
@@ -428,7 +433,7 @@ public class IndentedWriterTests
     // The oracle for a bridge: our string output written by the writer itself, each unpaired surrogate's escape (which
     // it cannot write back) first replaced by U+FFFD. The one exception: at the root of a call inside the caller's
     // array, a string with an unpaired surrogate goes to the Utf8JsonWriter with no line break before it.
-    private static void WriteReference(Utf8JsonWriter writer, string json, bool unknownPlace)
+    internal static void WriteReference(Utf8JsonWriter writer, string json, bool unknownPlace)
     {
         string replaced = SystemTextJsonTests.ReplaceUnpairedSurrogateEscapes(json);
         if (unknownPlace && json.StartsWith('"') && replaced != json)
