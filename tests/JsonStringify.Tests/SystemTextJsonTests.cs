@@ -365,28 +365,78 @@ public class SystemTextJsonTests
         Assert.Equal("[{\"ok\":1}]", Encoding.UTF8.GetString(buffer.WrittenSpan));
     }
 
+    // A value where a validating writer expects a property name is the writer's own exception, at the value's first
+    // token: the root's toJSON and the replacer have run by then (SerializeJSONProperty comes first), no property of
+    // the value has been read, and nothing is written. A writer that skips validation writes what it is told.
     [Fact]
     public void SkipValidationIsTheWritersOwn()
     {
         var engine = new Engine();
         var serializer = new JsonSerializer(engine);
-        JsValue value = engine.Evaluate("({a: 1})");
+        JsValue log = engine.Evaluate("globalThis.log = []");
+        JsValue value = engine.Evaluate(
+            "({toJSON(key) { log.push('toJSON:' + key); return {get a() { log.push('get a'); return 1; }}; }})");
+        JsValue replacer = engine.Evaluate("(key, v) => { log.push('replacer:' + key); return v; }");
 
-        // Validated: a value where the writer expects a property name is the writer's own exception.
-        using (var writer = new Utf8JsonWriter(new ArrayBufferWriter<byte>()))
+        var validated = new ArrayBufferWriter<byte>();
+        using (var writer = new Utf8JsonWriter(validated))
         {
             writer.WriteStartObject();
-            Assert.Throws<InvalidOperationException>(() => serializer.Serialize(value, writer));
+            Assert.Throws<InvalidOperationException>(() => serializer.Serialize(value, replacer, JsValue.Undefined, writer));
+            writer.Flush();
         }
 
-        // Not validated: the caller gets what it asked for.
+        Assert.Equal("{", Encoding.UTF8.GetString(validated.WrittenSpan));
+        Assert.Equal("toJSON:,replacer:", engine.Evaluate("log.join()").AsString());
+
+        engine.Evaluate("log.length = 0");
         Assert.Equal("{{\"a\":1}", WriteWith(
             writer =>
             {
                 writer.WriteStartObject();
-                serializer.Serialize(value, writer);
+                serializer.Serialize(value, replacer, JsValue.Undefined, writer);
             },
             skipValidation: true));
+        Assert.Equal("toJSON:,replacer:,get a,replacer:a", engine.Evaluate("log.join()").AsString());
+    }
+
+    // MaxLength counts what an indented writer writes, its new lines and indentation included: the limit that the
+    // indented text just fits passes, one byte less is the RangeError, though the compact text is far shorter.
+    [Theory]
+    [InlineData("[[1, 2], {a: [3, {}], b: 'x'}, []]")]
+    [InlineData("({list: [true, null], deep: {deeper: {deepest: [0]}}})")]
+    public void MaxLengthCountsAnIndentedWritersLayout(string expression)
+    {
+        var engine = new Engine();
+        JsValue value = engine.Evaluate(expression);
+        var options = new JsonWriterOptions { Indented = true, NewLine = "\n" };
+        string indented = Write(new JsonSerializer(engine), options);
+        int bytes = Encoding.UTF8.GetByteCount(indented);
+        int compact = Encoding.UTF8.GetByteCount(new JsonSerializer(engine).SerializeToString(value)!);
+        Assert.True(compact < bytes - 10, indented);
+
+        Assert.Equal(indented, Write(new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = bytes }), options));
+        var thrown = Assert.Throws<JavaScriptException>(
+            () => Write(new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = bytes - 1 }), options));
+        Assert.Equal("RangeError: Invalid string length", Js.ErrorText(thrown));
+
+        // The same with the writer's default new line, whatever the platform's is.
+        string platform = Write(new JsonSerializer(engine), new JsonWriterOptions { Indented = true });
+        int platformBytes = Encoding.UTF8.GetByteCount(platform);
+        Assert.Equal(platform, Write(new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = platformBytes }), new JsonWriterOptions { Indented = true }));
+        Assert.Throws<JavaScriptException>(
+            () => Write(new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = platformBytes - 1 }), new JsonWriterOptions { Indented = true }));
+
+        string Write(JsonSerializer serializer, JsonWriterOptions writerOptions)
+        {
+            var buffer = new ArrayBufferWriter<byte>();
+            using (var writer = new Utf8JsonWriter(buffer, writerOptions))
+            {
+                Assert.True(serializer.Serialize(value, writer));
+            }
+
+            return Encoding.UTF8.GetString(buffer.WrittenSpan);
+        }
     }
 
     // JSON.rawJSON's text and a host serializer's (Jint's SerializeToJson) go into the writer raw, and into a node
