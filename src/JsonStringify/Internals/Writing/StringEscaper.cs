@@ -193,7 +193,9 @@ internal static partial class StringEscaper
                 return w;
             }
 
-            w = EncodeOther(c, ref target, w, ref extraBytes);
+            int extra = EncodeOtherOver(c, ref Unsafe.Add(ref target, w));
+            w += 1 + extra;
+            extraBytes += extra;
             i++;
         }
 
@@ -208,7 +210,9 @@ internal static partial class StringEscaper
                     break;
                 }
 
-                w = EncodeOther(c, ref target, w, ref extraBytes);
+                int extra = EncodeOtherOver(c, ref Unsafe.Add(ref target, w));
+                w += 1 + extra;
+                extraBytes += extra;
             }
             else if (IsSpecial(c))
             {
@@ -868,24 +872,6 @@ internal static partial class StringEscaper
         return BlockLength - BitOperations.PopCount(ascii);
     }
 
-    // Writes c, a char from U+0080 on that is not a surrogate, as UTF-8 at w: two bytes below U+0800, three from it on.
-    // Returns where the output goes on, and adds the bytes beyond the first to extraBytes.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeOther(ushort c, ref byte target, int w, ref int extraBytes)
-    {
-        Debug.Assert(c >= 0x80 && !char.IsSurrogate((char)c), "a char of two or three bytes");
-        if (c < 0x800)
-        {
-            Unsafe.Add(ref target, w) = (byte)(0xC0 | (c >> 6));
-            Unsafe.Add(ref target, w + 1) = (byte)(0x80 | (c & 0x3F));
-            extraBytes += 1;
-            return w + 2;
-        }
-
-        extraBytes += 2;
-        return w + EncodeThreeBytes(c, ref Unsafe.Add(ref target, w));
-    }
-
     // Stores RunLength chars as bytes, as four NarrowBlock calls do, and returns the mask of those that need escaping
     // or are not ASCII (bit k for the run's char k).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -906,7 +892,8 @@ internal static partial class StringEscaper
     }
 
     // Writes c, a char from U+0080 on that is not a surrogate, as UTF-8 at target with one store: two bytes, or three
-    // and a fourth that what follows writes over. Returns the bytes beyond the first (1 or 2).
+    // and a fourth that what follows writes over (or, after the value's last char, that lies past the output, in the
+    // destination's room of MaxEscapedCharLength bytes per char). Returns the bytes beyond the first (1 or 2).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EncodeOtherOver(ushort c, ref byte target)
     {
