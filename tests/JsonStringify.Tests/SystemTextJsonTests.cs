@@ -373,7 +373,7 @@ public class SystemTextJsonTests
     {
         var engine = new Engine();
         var serializer = new JsonSerializer(engine);
-        JsValue log = engine.Evaluate("globalThis.log = []");
+        engine.Evaluate("globalThis.log = []");
         JsValue value = engine.Evaluate(
             "({toJSON(key) { log.push('toJSON:' + key); return {get a() { log.push('get a'); return 1; }}; }})");
         JsValue replacer = engine.Evaluate("(key, v) => { log.push('replacer:' + key); return v; }");
