@@ -219,7 +219,7 @@ internal static class NumberFormatter
     }
 
     // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
-    // 2^53). Where SSE2 is there and the buffer has room for seventeen chars, a value of five digits or more is written
+    // 2^53). Where SSSE3 is there and the buffer has room for seventeen chars, a value of five digits or more is written
     // as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32 bits has
     // its last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits, as two
     // chains of divisions the processor runs side by side.
@@ -263,19 +263,30 @@ internal static class NumberFormatter
 
     private const int SixteenDigits = 16;
 
-    // Whether a value of length digits is written as vectors (LeadingSixteenDigits): where SSE2 is there, from five
-    // digits on (fewer are one or two pairs from the table).
+    // Whether a value of length digits is written as vectors (LeadingSixteenDigits): where SSSE3 is there (whose byte
+    // shuffle WriteWithPoint takes), from five digits on (fewer are one or two pairs from the table).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool UsesDigitVectors(int length) => Sse2.IsSupported && length > 4;
+    private static bool UsesDigitVectors(int length) => Ssse3.IsSupported && length > 4;
 
-    // The first sixteen digits of a value of length (at most 17) digits, leading zeros included, as sixteen chars in
-    // two vectors of eight; zeros follow the digits of a shorter value, and seventeenth is the last digit of a value of
-    // seventeen ('0' otherwise). The sixteen are cut into four groups of four (one 64-bit division, then two 32-bit
-    // ones side by side), each group into two pairs in 16-bit lanes, each pair into its tens and units, all by
-    // multiplying: x / 100 is x × 5243 >> 19 and x / 10 is x × 6554 >> 16, both exact below 10^4. The divisions are
-    // three steps deep, where pairs from the table take one chained division per four digits.
+    // The first sixteen digits of a value of length (at most 17) digits, as sixteen chars in two vectors of eight (see
+    // LeadingSixteenDigitValues).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (Vector128<ushort> Front, Vector128<ushort> Back) LeadingSixteenDigits(ulong value, int length, out char seventeenth)
+    {
+        (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(value, length, out seventeenth);
+        Vector128<ushort> zero = Vector128.Create((ushort)'0');
+        return (Sse2.UnpackLow(tens, units) + zero, Sse2.UnpackHigh(tens, units) + zero);
+    }
+
+    // The first sixteen digits of a value of length (at most 17) digits, leading zeros included, as the values (not
+    // yet chars) of the tens and of the units of eight pairs, in 16-bit lanes in text order; zeros follow the digits
+    // of a shorter value, and seventeenth is the last digit of a value of seventeen ('0' otherwise). The sixteen are
+    // cut into four groups of four (one 64-bit division, then two 32-bit ones side by side), each group into two pairs
+    // in 16-bit lanes, each pair into its tens and units, all by multiplying: x / 100 is x × 5243 >> 19 and x / 10 is
+    // x × 6554 >> 16, both exact below 10^4. The divisions are three steps deep, where pairs from the table take one
+    // chained division per four digits.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static (Vector128<ushort> Tens, Vector128<ushort> Units) LeadingSixteenDigitValues(ulong value, int length, out char seventeenth)
     {
         Debug.Assert(Sse2.IsSupported && length <= SixteenDigits + 1 && value < PowersOfTen[length], "at most 17 digits");
         ulong sixteen;
@@ -300,34 +311,35 @@ internal static class NumberFormatter
         Vector128<ushort> hundreds = Sse2.ShiftRightLogical(Sse2.MultiplyHigh(fours, Vector128.Create((ushort)5243)), 3);
         Vector128<ushort> pairs = Sse2.UnpackLow(hundreds, fours - (hundreds * 100));
         Vector128<ushort> tens = Sse2.MultiplyHigh(pairs, Vector128.Create((ushort)6554));
-        Vector128<ushort> units = pairs - (tens * 10);
-        Vector128<ushort> zero = Vector128.Create((ushort)'0');
-        return (Sse2.UnpackLow(tens, units) + zero, Sse2.UnpackHigh(tens, units) + zero);
+        return (tens, pairs - (tens * 10));
     }
 
-    // dd.dddd from the vectors of LeadingSixteenDigits, put together in registers and stored once: each lane before the
-    // point keeps its digit, the point's lane takes '.', each lane after it the digit one lane before (the vectors
-    // moved up a lane, the front's last digit carried into the back). Moving the digits already stored instead would
-    // read them back across the two stores, which waits for the stores to finish (a tenth of canada's time). Returns
-    // the length, k + 1.
+    // dd.dddd from LeadingSixteenDigitValues, put together in registers and stored once: the sixteen digits as bytes,
+    // shuffled so that each lane before the point keeps its digit and each lane after it takes the digit one lane
+    // before, the point's lane set to '.', then widened to chars. Moving the digits already stored instead would read
+    // them back across the stores, which waits for the stores to finish (a tenth of canada's time). Returns the
+    // length, k + 1.
     private static int WriteWithPoint(ulong significand, int k, int point, ref char destination)
     {
         Debug.Assert(UsesDigitVectors(k) && 0 < point && point < k, "digits on both sides of the point");
-        (Vector128<ushort> front, Vector128<ushort> back) = LeadingSixteenDigits(significand, k, out char seventeenth);
-        Vector128<ushort> movedFront = Sse2.ShiftLeftLogical128BitLane(front, 2);
-        Vector128<ushort> movedBack = Sse2.ShiftLeftLogical128BitLane(back, 2) | Sse2.ShiftRightLogical128BitLane(front, 14);
-        Vector128<ushort> at = Vector128.Create((ushort)point);
-        Vector128<ushort> frontLanes = Vector128.Create((ushort)0, 1, 2, 3, 4, 5, 6, 7);
-        Vector128<ushort> backLanes = frontLanes + Vector128.Create((ushort)Vector128<ushort>.Count);
-        Vector128<ushort> dot = Vector128.Create((ushort)'.');
-        Vector128<ushort> frontOut = Vector128.ConditionalSelect(Vector128.LessThan(frontLanes, at), front, movedFront);
-        Vector128<ushort> backOut = Vector128.ConditionalSelect(Vector128.LessThan(backLanes, at), back, movedBack);
-        ref ushort target = ref Unsafe.As<char, ushort>(ref destination);
-        Vector128.ConditionalSelect(Vector128.Equals(frontLanes, at), dot, frontOut).StoreUnsafe(ref target);
-        Vector128.ConditionalSelect(Vector128.Equals(backLanes, at), dot, backOut).StoreUnsafe(ref target, (nuint)Vector128<ushort>.Count);
+        (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(significand, k, out char seventeenth);
 
-        // Past the vectors: the sixteenth digit moved up (or the point, after sixteen digits), then the seventeenth.
-        Unsafe.Add(ref destination, SixteenDigits) = point == SixteenDigits ? '.' : (char)back.GetElement(Vector128<ushort>.Count - 1);
+        // A pair's tens go in the low byte of its lane, which comes first in memory.
+        Vector128<byte> digits = (tens | Sse2.ShiftLeftLogical(units, 8)).AsByte() + Vector128.Create((byte)'0');
+        Vector128<sbyte> lanes = Vector128.Create((sbyte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+        Vector128<sbyte> pointLane = Vector128.Create((sbyte)point);
+
+        // Every index is a lane of digits (a lane after the point less one: the compare's all-ones is -1), so the
+        // processor's own shuffle gives what any other would.
+        Vector128<sbyte> from = lanes + Vector128.GreaterThan(lanes, pointLane);
+        Vector128<byte> moved = Vector128.ShuffleNative(digits, from.AsByte());
+        Vector128<byte> text = Vector128.ConditionalSelect(Vector128.Equals(lanes, pointLane).AsByte(), Vector128.Create((byte)'.'), moved);
+        ref ushort chars = ref Unsafe.As<char, ushort>(ref destination);
+        Vector128.WidenLower(text).StoreUnsafe(ref chars);
+        Vector128.WidenUpper(text).StoreUnsafe(ref chars, (nuint)Vector128<ushort>.Count);
+
+        // Past the sixteen: the sixteenth digit moved up (or the point, after sixteen digits), then the seventeenth.
+        Unsafe.Add(ref destination, SixteenDigits) = point == SixteenDigits ? '.' : (char)digits.GetElement(SixteenDigits - 1);
         Unsafe.Add(ref destination, SixteenDigits + 1) = seventeenth;
         return k + 1;
     }
