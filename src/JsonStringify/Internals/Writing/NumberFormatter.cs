@@ -281,7 +281,8 @@ internal static class NumberFormatter
     // The first sixteen digits of a value of length (at most 17) digits, leading zeros included, as the values (not
     // yet chars) of the tens and of the units of eight pairs, in 16-bit lanes in text order; zeros follow the digits
     // of a shorter value, and seventeenth is the last digit of a value of seventeen ('0' otherwise). The sixteen are
-    // cut into four groups of four (one 64-bit division, then two 32-bit ones side by side), each group into two pairs
+    // cut into four groups of four (one 64-bit division, then two 32-bit ones in the two lanes of a vector, which keeps
+    // them off the scalar multiplier that ShortestDecimal's work beside them uses), each group into two pairs
     // in 16-bit lanes, each pair into its tens and units, all by multiplying: x / 100 is x × 5243 >> 19 and x / 10 is
     // x × 6554 >> 16, both exact below 10^4. The divisions are three steps deep, where pairs from the table take one
     // chained division per four digits.
@@ -302,12 +303,15 @@ internal static class NumberFormatter
         }
 
         ulong high = sixteen / 100_000_000;
-        uint front = (uint)high;
-        uint back = (uint)(sixteen - (high * 100_000_000));
-        uint first = front / 10_000;
-        uint third = back / 10_000;
-        ulong groups = first | ((ulong)(front - (first * 10_000)) << 16) | ((ulong)third << 32) | ((ulong)(back - (third * 10_000)) << 48);
-        Vector128<ushort> fours = Vector128.CreateScalar(groups).AsUInt16();
+        Vector128<ulong> halves = Vector128.Create(high, sixteen - (high * 100_000_000));
+
+        // Each half's two groups of four: x / 10^4 is x × 0xD1B71759 >> 45 for any 32-bit x, a 32 by 32-bit multiply
+        // in each 64-bit lane. In each lane the half's leading group goes in the lower 16 bits and its trailing group
+        // above them; the two lanes' low 32 bits are then put side by side, the four groups in text order (the upper
+        // four 16-bit lanes repeat them, and go unused).
+        Vector128<ulong> quotients = Sse2.ShiftRightLogical(Sse2.Multiply(halves.AsUInt32(), Vector128.Create(0xD1B7_1759UL).AsUInt32()), 45);
+        Vector128<ulong> remainders = halves - Sse2.Multiply(quotients.AsUInt32(), Vector128.Create(10_000UL).AsUInt32());
+        Vector128<ushort> fours = Sse2.Shuffle((quotients | Sse2.ShiftLeftLogical(remainders, 16)).AsUInt32(), 0b10_00_10_00).AsUInt16();
         Vector128<ushort> hundreds = Sse2.ShiftRightLogical(Sse2.MultiplyHigh(fours, Vector128.Create((ushort)5243)), 3);
         Vector128<ushort> pairs = Sse2.UnpackLow(hundreds, fours - (hundreds * 100));
         Vector128<ushort> tens = Sse2.MultiplyHigh(pairs, Vector128.Create((ushort)6554));
