@@ -112,13 +112,22 @@ public class NumberFormattingTests
 
         // Decimals of four to seven places, the seven-place check's (map and texture coordinates): up to fifteen
         // digits, below 10^-6 in e-notation, and one-place decimals whose thousandfold is not a whole double, where
-        // that check finds six trailing zeros to drop; and two whose ten-millionfold is not a whole double, which go
-        // to the shortest digits (expected text from V8).
+        // that check finds six trailing zeros to drop; three whose ten-millionfold is not a whole double, which the
+        // check takes all the same, with the doubles an ulp either side of two of them, which are no such decimal and
+        // go to the shortest digits; the last seven-place decimal below 10^8, and one above, which has too many
+        // digits for the check (expected text from V8).
         { 4.8907073, "4.8907073" },
         { -122.4194155, "-122.4194155" },
         { 45.7012391, "45.7012391" },
         { 0.8104211, "0.8104211" },
         { 4.8907075, "4.8907075" },
+        { 45.7024255, "45.7024255" },
+        { 4.8907074999999995, "4.8907074999999995" },
+        { 4.890707500000001, "4.890707500000001" },
+        { 45.70242549999999, "45.70242549999999" },
+        { 45.702425500000004, "45.702425500000004" },
+        { 99999999.9999999, "99999999.9999999" },
+        { 123456789.1234567, "123456789.1234567" },
         { 0.810421, "0.810421" },
         { -0.0001234, "-0.0001234" },
         { 1.0000001, "1.0000001" },

@@ -517,45 +517,62 @@ internal static class NumberFormatter
     // measurements and table data have one to three places, map coordinates six or seven (OpenStreetMap's), texture
     // coordinates six. When n / 10^p rounds to the value for an integer n below 10^15, the decimal n × 10^-p is the
     // answer: no other decimal of fifteen significant digits or fewer rounds to the same double (they are more than an
-    // ulp apart), so, with its trailing zeros dropped, it is the shortest, and the only one of its length. n and 10^p
-    // are exact doubles and the division is rounded once, so the check is exact. A multiply, a floor and a division
-    // decide each try, faster than ShortestDecimal on such numbers. Seven places are tried first, which also take most
-    // decimals of fewer (about four in five of three places); where the value times 10^7 is not a whole double, three
-    // places are tried. Everything else goes to ShortestDecimal, as do values below 10^-6 (seven places, n below 10),
-    // which Number::toString writes in e-notation. tenMillionths is the decimal in units of 10^-7, trailing zeros and
-    // all.
+    // ulp apart), so, with its trailing zeros dropped, it is the shortest, and the only one of its length. Seven places
+    // are tried below 10^8 (n below 10^15 there), which takes every decimal of fewer places too; from 10^8 on, three.
+    // Everything else goes to ShortestDecimal, as do values below 10^-6 (seven places, n below 10), which
+    // Number::toString writes in e-notation. tenMillionths is the decimal in units of 10^-7, trailing zeros and all.
     private static bool TryFewPlaces(double magnitude, out ulong tenMillionths)
     {
-        if (IsWholeOnceScaled(magnitude, 1e7, out tenMillionths))
+        if (magnitude < 1e8)
         {
-            return tenMillionths >= 10;
+            return IsDecimalOfPlaces(magnitude, 1e7, out tenMillionths) && tenMillionths >= 10;
         }
 
-        if (IsWholeOnceScaled(magnitude, 1e3, out ulong thousandths))
+        if (IsDecimalOfPlaces(magnitude, 1e3, out ulong thousandths))
         {
             // Below 10^15 × 10^4, which a ulong holds.
             tenMillionths = thousandths * 10_000;
             return true;
         }
 
+        tenMillionths = 0;
         return false;
     }
 
-    // Whether magnitude × scale is a whole number n below 10^15 (fifteen digits at most) and n / scale rounds back to
-    // magnitude. n is converted only then, and as a long: the conversion to ulong, which must saturate for any double,
-    // is a dozen instructions, which every number that fails the test (most of those that come here) paid.
+    // Whether magnitude is the double nearest to n / scale (scale 10^7 or 10^3) for an integer n from 1 to below 10^15.
+    // The only candidate is magnitude × scale rounded to an integer: for such a decimal the product is within a
+    // seventh of n (magnitude within half an ulp of n / scale, the product rounded once). The decimal rounds to
+    // magnitude when it lies within half an ulp of it, |magnitude × scale - n| < scale × ulp / 2, which a fused
+    // multiply-add gives exactly; none lies exactly halfway between two doubles (a decimal that is a binary fraction
+    // has n divisible by 5^7 or 5^3, and is then a double itself). No division, and no test for a whole product: a decimal a double's rounding has put a hair off
+    // (4.8907075 × 10^7 is not a whole double) is found as well. n is converted only then, and as a long: the conversion
+    // to ulong, which must saturate for any double, is a dozen instructions, which every number that fails the test
+    // (most of those that come here) paid.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool IsWholeOnceScaled(double magnitude, double scale, out ulong n)
+    private static bool IsDecimalOfPlaces(double magnitude, double scale, out ulong n)
     {
         double scaled = magnitude * scale;
-        if (scaled >= 1 && scaled < 1e15 && Math.Floor(scaled) == scaled && scaled / scale == magnitude)
+        double nearest = Math.Round(scaled);
+        if (scaled >= 1 && scaled < 1e15 && Math.Abs(Math.FusedMultiplyAdd(magnitude, scale, -nearest)) < scale * HalfUlp(magnitude))
         {
-            n = (ulong)(long)scaled;
+            n = (ulong)(long)nearest;
             return true;
         }
 
         n = 0;
         return false;
+    }
+
+    // Half the gap between a normal double of at least 2^-969 and the next one up: the power of two 53 binary places
+    // below its leading one.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static double HalfUlp(double magnitude)
+    {
+        const ulong exponentBits = 0x7FF0_0000_0000_0000;
+        const ulong halfUlpBelow = 53UL << 52;
+        ulong exponent = BitConverter.DoubleToUInt64Bits(magnitude) & exponentBits;
+        Debug.Assert(exponent > halfUlpBelow, "a double large enough for its half-ulp to be normal");
+        return BitConverter.UInt64BitsToDouble(exponent - halfUlpBelow);
     }
 
     // Writes a decimal of seven places at most, given in units of 10^-7 and not a whole number, as Number::toString
