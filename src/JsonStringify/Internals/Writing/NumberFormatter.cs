@@ -544,10 +544,10 @@ internal static class NumberFormatter
     // seventh of n (magnitude within half an ulp of n / scale, the product rounded once). The decimal rounds to
     // magnitude when it lies within half an ulp of it, |magnitude × scale - n| < scale × ulp / 2, which a fused
     // multiply-add gives exactly; none lies exactly halfway between two doubles (a decimal that is a binary fraction
-    // has n divisible by 5^7 or 5^3, and is then a double itself). No division, and no test for a whole product: a decimal a double's rounding has put a hair off
-    // (4.8907075 × 10^7 is not a whole double) is found as well. n is converted only then, and as a long: the conversion
-    // to ulong, which must saturate for any double, is a dozen instructions, which every number that fails the test
-    // (most of those that come here) paid.
+    // has n divisible by 5^7 or 5^3, and is then a double itself). No division, and no test for a whole product: a
+    // decimal that a double's rounding has put a hair off (4.8907075 × 10^7 is not a whole double) is found as well.
+    // n is converted only then, and as a long: the conversion to ulong, which must saturate for any double, is a dozen
+    // instructions, which every number that fails the test (most of those that come here) paid.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool IsDecimalOfPlaces(double magnitude, double scale, out ulong n)
     {
