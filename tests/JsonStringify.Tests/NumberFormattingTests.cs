@@ -260,6 +260,37 @@ public class NumberFormattingTests
             expected);
     }
 
+    // The writer's out-of-line number path writes where its buffer has room for 64 chars, after a flush where it has
+    // less. Each kind of number that takes it (fractions of few places and of shortest digits, negative whole numbers
+    // on either side of -2^32, whole numbers from 2^32 and from 2^53 on, e-notation, the values written as null), 300
+    // times after a string of 0 to its text's length chars, so that it lands on every place near the end of the
+    // buffer, as a string and as UTF-8.
+    [Fact]
+    public void OtherNumbersAreWrittenAtEveryOffsetNearTheEndOfTheWritersBuffer()
+    {
+        (string Script, string Text)[] numbers =
+        [
+            ("-1.5", "-1.5"), ("4.8907075", "4.8907075"), ("-65.61361699999998", "-65.61361699999998"),
+            ("1 / 3", "0.3333333333333333"), ("-2 / 3", "-0.6666666666666666"), ("-12", "-12"), ("-123456", "-123456"),
+            ("-4294967295", "-4294967295"), ("-4294967296", "-4294967296"), ("4294967296", "4294967296"),
+            ("-(2 ** 53)", "-9007199254740992"), ("2 ** 60", "1152921504606847000"), ("1e21", "1e+21"),
+            ("-1e-7", "-1e-7"), ("5e-324", "5e-324"), ("-1.7976931348623157e308", "-1.7976931348623157e+308"),
+            ("NaN", "null"), ("-Infinity", "null"),
+        ];
+        var script = new StringBuilder("const runs = [];");
+        var expected = new List<string>();
+        foreach ((string number, string text) in numbers)
+        {
+            for (int shift = 0; shift <= text.Length; shift++)
+            {
+                script.Append(CultureInfo.InvariantCulture, $" runs.push(['x'.repeat({shift}), ...Array(300).fill({number})]);");
+                expected.Add("[\"" + new string('x', shift) + "\"," + string.Join(',', Enumerable.Repeat(text, 300)) + "]");
+            }
+        }
+
+        AssertWrittenAsStringAndUtf8(script + " runs", "[" + string.Join(',', expected) + "]");
+    }
+
     // The writer writes the numbers of an array whose signs and lengths change at random without a branch on either:
     // every whole number from -200,000 to 200,000 but zero, every power of ten and its neighbours below 10^8, both
     // signs, and seeded numbers of every bit length, into a buffer of exactly the room it asks for.

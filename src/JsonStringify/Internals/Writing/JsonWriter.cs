@@ -266,19 +266,39 @@ internal sealed partial class JsonWriter
     }
 
     // Every number but the positive whole ones below 2^32 (negative, not whole, not finite, or larger): kept out of
-    // line as WriteEscapedString is.
+    // line as WriteEscapedString is. Most are fractions, which one test sends to the formatter's shortest digits,
+    // past its tests for zero and whole numbers. The room comes first, and a flush goes through a method of its own:
+    // where no vector register is kept across a call (x64 on Linux and macOS), a double live across Flush here would
+    // be stored and read back on every number's way to the formatter.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteOtherNumber(double value)
     {
+        if (!HasRoom(JsonConstants.NumberBufferLength))
+        {
+            FlushThenWriteOtherNumber(value);
+            return;
+        }
+
+        Span<char> room = Room(JsonConstants.NumberBufferLength);
+        if (!NumberFormatter.IsExactInteger(value))
+        {
+            if (double.IsFinite(value))
+            {
+                _pos += NumberFormatter.FormatShortest(value, room);
+                return;
+            }
+
+            WriteLiteral(JsonLiteral.Null);
+            return;
+        }
+
         // A negative whole number above -2^32 (offsets, deltas, balances, -1 for none): a sign, then its magnitude as
-        // WriteNumber writes a positive one, skipping the formatter's checks. Tested here rather than in WriteNumber,
-        // whose inlined tests every number pays for.
+        // WriteNumber writes a positive one. Zero and the positive ones below 2^32 were written by WriteNumber.
         double negated = -value;
         uint magnitude = Truncate(negated);
         if (magnitude == negated)
         {
             Debug.Assert(value < 0, "zero and the positive whole numbers below 2^32 were written by WriteNumber");
-            Span<char> room = Reserve(NumberFormatter.WholeNumberDigits + 1);
             room[0] = '-';
             _pos += 1 + (magnitude < NumberFormatter.SmallIntegerLimit
                 ? NumberFormatter.FormatSmallInteger(magnitude, room[1..])
@@ -286,14 +306,14 @@ internal sealed partial class JsonWriter
             return;
         }
 
-        if (!double.IsFinite(value))
-        {
-            WriteLiteral(JsonLiteral.Null);
-            return;
-        }
+        _pos += NumberFormatter.Format(value, room);
+    }
 
-        Span<char> destination = Reserve(JsonConstants.NumberBufferLength);
-        _pos += NumberFormatter.Format(value, destination);
+    [MethodImpl(MethodImplOptions.NoInlining)]
+    private void FlushThenWriteOtherNumber(double value)
+    {
+        Flush();
+        WriteOtherNumber(value);
     }
 
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
@@ -565,6 +585,24 @@ internal sealed partial class JsonWriter
             Flush();
         }
 
+        char[] buffer = _buffer;
+        Debug.Assert((uint)_pos <= (uint)buffer.Length && count <= buffer.Length - _pos, "the room is within the buffer");
+        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buffer), _pos), count);
+    }
+
+    // Whether the buffer has room for count chars after _pos: Reserve's test, for a caller that flushes by a path of its
+    // own (WriteOtherNumber).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool HasRoom(int count)
+    {
+        Debug.Assert((uint)count <= BufferLength, "every buffer the writer is in holds at least BufferLength chars");
+        return _pos + count <= _buffer.Length;
+    }
+
+    // The count chars after _pos, where HasRoom has found them: Reserve's span, made the same way, without its flush.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private Span<char> Room(int count)
+    {
         char[] buffer = _buffer;
         Debug.Assert((uint)_pos <= (uint)buffer.Length && count <= buffer.Length - _pos, "the room is within the buffer");
         return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buffer), _pos), count);

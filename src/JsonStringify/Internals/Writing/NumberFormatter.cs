@@ -416,11 +416,16 @@ internal static class NumberFormatter
     private static ReadOnlySpan<char> DigitPairs =>
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
-    // The shortest digits, then Number::toString's layout of them. The common layouts are written without a branch
-    // on the sign or on where the point goes: the buffer has room past the number (NumberBufferLength), so fixed-width
-    // vector moves may write beyond its end.
-    private static int FormatShortest(double value, Span<char> buffer)
+    /// <summary>
+    /// <see cref="Format"/> for a finite <paramref name="value"/> that <see cref="IsExactInteger"/> rejects: a number
+    /// that is not whole, or one of 2^53 or more in magnitude. Number::toString writes both by their shortest digits,
+    /// laid out here without a branch on the sign or, for the common layouts, on where the point goes: the buffer has
+    /// room past the number (<see cref="JsonConstants.NumberBufferLength"/>), so fixed-width vector moves may write
+    /// beyond its end.
+    /// </summary>
+    public static int FormatShortest(double value, Span<char> buffer)
     {
+        Debug.Assert(double.IsFinite(value) && !IsExactInteger(value), "a finite double that is not an exact integer");
         if (buffer.Length < JsonConstants.NumberBufferLength)
         {
             Throw.DestinationTooShort(nameof(buffer));
