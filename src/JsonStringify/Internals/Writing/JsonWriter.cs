@@ -574,24 +574,19 @@ internal sealed partial class JsonWriter
     }
 
     // Room for count chars (at most BufferLength) at _pos, flushing first if needed: a span of exactly count chars.
-    // Made from the buffer's reference without the range check of AsSpan, which the check before it makes true; its
-    // length a constant at most callers, so that the JIT drops their own checks on it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<char> Reserve(int count)
     {
-        Debug.Assert((uint)count <= BufferLength, "every buffer the writer is in holds at least BufferLength chars");
-        if (_pos + count > _buffer.Length)
+        if (!HasRoom(count))
         {
             Flush();
         }
 
-        char[] buffer = _buffer;
-        Debug.Assert((uint)_pos <= (uint)buffer.Length && count <= buffer.Length - _pos, "the room is within the buffer");
-        return MemoryMarshal.CreateSpan(ref Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(buffer), _pos), count);
+        return Room(count);
     }
 
-    // Whether the buffer has room for count chars after _pos: Reserve's test, for a caller that flushes by a path of its
-    // own (WriteOtherNumber).
+    // Whether the buffer has room for count chars after _pos: Reserve's test, also made alone by WriteOtherNumber,
+    // which flushes by a path of its own.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool HasRoom(int count)
     {
@@ -599,7 +594,9 @@ internal sealed partial class JsonWriter
         return _pos + count <= _buffer.Length;
     }
 
-    // The count chars after _pos, where HasRoom has found them: Reserve's span, made the same way, without its flush.
+    // The count chars after _pos, where HasRoom (or the flush after it) has made room for them. Made from the buffer's
+    // reference without the range check of AsSpan, which the room makes true; its length a constant at most callers,
+    // so that the JIT drops their own checks on it.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private Span<char> Room(int count)
     {
