@@ -563,7 +563,7 @@ public static class AbRunner
         };
     }
 
-    // One side's call from a serializer's two forms: the string result, or UTF-8 into a writer reused from call to call.
+    // One side's call from a serializer's two forms: the string result, or UTF-8 into a writer reused between calls.
     private static Func<JsValue, long> Side(
         Func<JsValue, JsValue, JsValue, JsValue> toText, Func<JsValue, JsValue, JsValue, IBufferWriter<byte>, bool> toBytes, JsValue gap, bool toString)
     {

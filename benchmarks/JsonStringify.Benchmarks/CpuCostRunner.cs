@@ -10,9 +10,9 @@ namespace JsonStringify.Benchmarks;
 /// ArrayBufferWriter and as a string. A best call leaves out the collections a call causes, and with a background
 /// collector on another core much of a collection's work never shows in the calling thread's time at all: a string
 /// result of a megabyte is a large object, and a run of such calls keeps that collector busy. So for each document, in
-/// rounds that take the two outputs in turn, this prints for N calls in a row (200 unless given) the best call, the mean
-/// time of a call, and the CPU time the process spent per call on all its threads (the collector's included), with the
-/// number of full collections they caused. The default documents are the wider corpus and the classic three.
+/// rounds that take the two outputs in turn, this prints for N calls in a row (200 unless given) the best call, the
+/// mean time of a call, and the CPU time the process spent per call on all its threads (the collector's included), with
+/// the number of full collections they caused. The default documents are the wider corpus and the classic three.
 /// </summary>
 public static class CpuCostRunner
 {

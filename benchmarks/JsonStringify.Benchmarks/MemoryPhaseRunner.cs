@@ -8,9 +8,9 @@ namespace JsonStringify.Benchmarks;
 /// <summary>
 /// <c>--memory-phases [name] [--batches N]</c>: whether a document's time follows the machine's memory latency. Batch
 /// after batch in one process, it times a pointer chase (50,000 dependent reads at random places in 16 MB, whose time
-/// is the memory latency and nothing else), then UTF-8 and string calls of our serializer in turn, 30 of each per batch,
-/// and prints each one's best and median per batch. On a machine whose memory is shared with other work, the control
-/// moves from batch to batch; a document whose walk waits on memory moves with it, and UTF-8 and string calls
+/// is the memory latency and nothing else), then UTF-8 and string calls of our serializer in turn, 30 of each per
+/// batch, and prints each one's best and median per batch. On a machine whose memory is shared with other work, the
+/// control moves from batch to batch; a document whose walk waits on memory moves with it, and UTF-8 and string calls
 /// interleaved in the same batches see the same phases. The default document is GeoJSON, 8 batches.
 /// </summary>
 public static class MemoryPhaseRunner

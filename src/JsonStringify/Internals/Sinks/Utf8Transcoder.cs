@@ -16,8 +16,8 @@ namespace JsonStringify.Internals;
 /// ASCII on, the text goes in blocks of <see cref="BlockLength"/> chars, each encoded at once with a compress
 /// instruction (AVX-512 VBMI2): every char's bytes are laid out in a lane of their own, and the compress packs the
 /// bytes each char needs; a block of two-byte chars (Latin, Greek, Cyrillic, Hebrew, Arabic), with or without surrogate
-/// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two; the text's last chars, fewer than
-/// a block, are a block whose other lanes are NUL. A block with a surrogate that is not half of a pair in it goes
+/// pairs (emoji), in one vector, one with three-byte chars (CJK, most symbols) in two; the text's last chars, fewer
+/// than a block, are a block whose other lanes are NUL. A block with a surrogate that is not half of a pair in it goes
 /// through <see cref="Utf8.FromUtf16"/>; after eight ASCII blocks in a row, the narrowing takes over again. Where those
 /// instructions (and AVX-512 CD's leading-zero count) are missing but SSSE3 is there, blocks of eight chars go the same
 /// way in 128-bit vectors (four at a time where all of them are below U+0800, where none is a surrogate, or where their
@@ -121,11 +121,11 @@ internal static class Utf8Transcoder
 
     // FromUtf16's loop where the processor has the 512-bit instructions: from start, the first char that is not ASCII
     // (the runtime's narrowing took the ASCII before it), blocks of BlockLength chars, until the text or the room runs
-    // out, or the narrowing has taken the rest after a run of ASCII. Returns the chars read and the bytes written, which
-    // are what Utf8.FromUtf16 writes for the same chars. A method of its own, optimised from its first call and never
-    // inlined, as EncodeEightCharBlocks is: inside FromUtf16, a processor without these instructions had its compiler
-    // inline the vector methods' fallbacks throughout the loop before dropping it, which made compiling FromUtf16, at
-    // a process's first UTF-8 call, take 50 ms and more.
+    // out, or the narrowing has taken the rest after a run of ASCII. Returns the chars read and the bytes written,
+    // which are what Utf8.FromUtf16 writes for the same chars. A method of its own, optimised from its first call and
+    // never inlined, as EncodeEightCharBlocks is: inside FromUtf16, a processor without these instructions had its
+    // compiler inline the vector methods' fallbacks throughout the loop before dropping it, which made compiling
+    // FromUtf16, at a process's first UTF-8 call, take 50 ms and more.
     [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     private static (int Read, int Written) EncodeWideBlocks(ReadOnlySpan<char> source, Span<byte> destination, int start)
     {
@@ -337,17 +337,16 @@ internal static class Utf8Transcoder
     // FromUtf16's loop where the processor has SSSE3 but not the 512-bit instructions: from start, the first char that
     // is not ASCII (the runtime's narrowing took the ASCII before it), blocks of eight chars, four at a time where they
     // are all ASCII, all below U+0800, without a surrogate and not all from U+0800 on, or with surrogates all in pairs
-    // among the four (a group).
-    // ASCII is narrowed in the loop, until enough comes in a row to hand the text to the narrowing again; a block of
-    // chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle (EncodeTwoByteBlock), and with
-    // AVX2 a group of such chars, with or without pairs among them, two blocks of sixteen in 256-bit vectors; a block of
-    // three-byte chars, and the blocks like it after it, three bytes a char in fixed shuffles (EncodeThreeByteBlock);
-    // any other block whose surrogates are all in pairs, a pair that the block's end cuts included, two halves of four
-    // 32-bit lanes (EncodeMixedBlock); a block with a surrogate without its other half goes char by char (Rune). Stops
-    // where fewer than eight chars or less than EightCharRoom bytes of room are left, or before a high surrogate that
-    // ends the text. Returns the chars read and the bytes written, which are what Utf8.FromUtf16 writes for the same
-    // chars. Optimised from its first call, as FromUtf16 is; never inlined, so that FromUtf16's first call does not
-    // compile it.
+    // among the four (a group). ASCII is narrowed in the loop, until enough comes in a row to hand the text to the
+    // narrowing again; a block of chars below U+0800 becomes a 16-bit lane per char, packed by one byte shuffle
+    // (EncodeTwoByteBlock), and with AVX2 a group of such chars, with or without pairs among them, two blocks of
+    // sixteen in 256-bit vectors; a block of three-byte chars, and the blocks like it after it, three bytes a char in
+    // fixed shuffles (EncodeThreeByteBlock); any other block whose surrogates are all in pairs, a pair that the block's
+    // end cuts included, two halves of four 32-bit lanes (EncodeMixedBlock); a block with a surrogate without its other
+    // half goes char by char (Rune). Stops where fewer than eight chars or less than EightCharRoom bytes of room are
+    // left, or before a high surrogate that ends the text. Returns the chars read and the bytes written, which are what
+    // Utf8.FromUtf16 writes for the same chars. Optimised from its first call, as FromUtf16 is; never inlined, so that
+    // FromUtf16's first call does not compile it.
     [MethodImpl(MethodImplOptions.AggressiveOptimization | MethodImplOptions.NoInlining)]
     private static (int Read, int Written) EncodeEightCharBlocks(ReadOnlySpan<char> source, Span<byte> destination, int start)
     {
@@ -901,11 +900,11 @@ internal static class Utf8Transcoder
         return 3 * EightChars;
     }
 
-    // Writes a block of chars of any width as UTF-8 at destination, which has room for BlockRoom; returns how many bytes
-    // it took. With pairs, its surrogates are all in pairs within it (highLanes and lowLanes set their lanes, all ones),
-    // and its last lane holds no high surrogate; without, it has none. The encoder for the block's widths: chars below
-    // U+0800 in one vector of 16-bit lanes, with or without pairs among them; three-byte chars, with or without pairs,
-    // in two halves of 32-bit lanes, each char's lane seeing its successor where there are pairs. Shared by the
+    // Writes a block of chars of any width as UTF-8 at destination, which has room for BlockRoom; returns how many
+    // bytes it took. With pairs, its surrogates are all in pairs within it (highLanes and lowLanes set their lanes, all
+    // ones), and its last lane holds no high surrogate; without, it has none. The encoder for the block's widths: chars
+    // below U+0800 in one vector of 16-bit lanes, with or without pairs among them; three-byte chars, with or without
+    // pairs, in two halves of 32-bit lanes, each char's lane seeing its successor where there are pairs. Shared by the
     // transcoder and the writer's escaper of long strings (StringEscaper.EscapeUtf8), which trims its blocks to pairs.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     internal static int EncodeBlock(Vector512<ushort> block, Vector512<ushort> highLanes, Vector512<ushort> lowLanes, bool pairs, ref byte destination)

@@ -219,10 +219,10 @@ internal static class NumberFormatter
     }
 
     // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
-    // 2^53). Where SSSE3 is there and the buffer has room for seventeen chars, a value of five digits or more is written
-    // as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32 bits has
-    // its last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits, as two
-    // chains of divisions the processor runs side by side.
+    // 2^53). Where SSSE3 is there and the buffer has room for seventeen chars, a value of five digits or more is
+    // written as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32
+    // bits has its last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits,
+    // as two chains of divisions the processor runs side by side.
     private static void WriteDigits(ulong value, int length, Span<char> buffer)
     {
         Debug.Assert(length == CountDigits(value) && length <= buffer.Length, "the buffer holds every digit");
