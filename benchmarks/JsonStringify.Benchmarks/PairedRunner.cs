@@ -26,7 +26,9 @@ public static class PairedRunner
           Example: dotnet run -c Release -- --paired --apart '*geojson*ToJsonNode vs JsonNode.Parse(ours)*'
         """;
 
-    /// <summary>The first argument of a side's process under <c>--paired --apart</c> (see <see cref="RunChild"/>).</summary>
+    /// <summary>
+    /// The first argument of a side's process under <c>--paired --apart</c> (see <see cref="RunChild"/>).
+    /// </summary>
     public const string ChildArgument = "--paired-child";
 
     private const string ApartOption = "--apart";
@@ -314,7 +316,9 @@ public static class PairedRunner
         public void Dispose() => owner.Dispose();
     }
 
-    /// <summary>One side of a scenario in a process of its own, started from this runner (see <see cref="RunChild"/>).</summary>
+    /// <summary>
+    /// One side of a scenario in a process of its own, started from this runner (see <see cref="RunChild"/>).
+    /// </summary>
     private sealed class SideProcess : IDisposable
     {
         private readonly Process _process;

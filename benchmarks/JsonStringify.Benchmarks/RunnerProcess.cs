@@ -2,7 +2,9 @@ using System.Diagnostics;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>Starts this runner again in a process of its own, for the runners that measure in fresh processes.</summary>
+/// <summary>
+/// Starts this runner again in a process of its own, for the runners that measure in fresh processes.
+/// </summary>
 internal static class RunnerProcess
 {
     /// <summary>

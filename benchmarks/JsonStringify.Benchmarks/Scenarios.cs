@@ -6,7 +6,9 @@ using Jint.Native;
 
 namespace JsonStringify.Benchmarks;
 
-/// <summary>The direct C# call on each document, the classic ones and the wider corpus, compact and with space = 2.</summary>
+/// <summary>
+/// The direct C# call on each document, the classic ones and the wider corpus, compact and with space = 2.
+/// </summary>
 public class CorpusBenchmarks : SerializerBenchmark
 {
     [ParamsSource(nameof(Files))]
@@ -24,7 +26,9 @@ public class CorpusBenchmarks : SerializerBenchmark
     }
 }
 
-/// <summary>A replacer on each corpus document: the identity function, or a property list of every key it has.</summary>
+/// <summary>
+/// A replacer on each corpus document: the identity function, or a property list of every key it has.
+/// </summary>
 public class ReplacerBenchmarks : SerializerBenchmark
 {
     [ParamsSource(nameof(Files))]
@@ -213,7 +217,9 @@ public class SmallDocumentBenchmarks : SerializerBenchmark
     [Params("event", "array10")]
     public string Document { get; set; } = "";
 
-    /// <summary>The script that builds a small document: an event envelope of about 1 KB, or ten small records.</summary>
+    /// <summary>
+    /// The script that builds a small document: an event envelope of about 1 KB, or ten small records.
+    /// </summary>
     public static string Script(string document) => document == "event"
         ? """
             ({

@@ -412,7 +412,9 @@ public static partial class WarmupRunner
         return (utf8, text);
     }
 
-    /// <summary>One timed call of a side ("jint" or "ours"), in seconds: UTF-8 into the reused writer, or the string result.</summary>
+    /// <summary>
+    /// One timed call of a side ("jint" or "ours"), in seconds: UTF-8 into the reused writer, or the string result.
+    /// </summary>
     internal static Func<JsValue, double> Caller(
         string side, string output, Jint.Native.Json.JsonSerializer builtin, JsonSerializer ours, ArrayBufferWriter<byte> writer) =>
         (side, output) switch

@@ -334,7 +334,9 @@ public class ConformanceTests
         }
     }
 
-    /// <summary>The text a row must give on the Jint release under test: the spec's, but where a Jint bug decides it.</summary>
+    /// <summary>
+    /// The text a row must give on the Jint release under test: the spec's, but where a Jint bug decides it.
+    /// </summary>
     public static string ExpectedOnThisRelease(string script, string expected) =>
         JintBugs.LazyArgumentsAreShared && LazyArgumentRows.Any(row => row.Script == script) ? Js.Run(Js.Builtin(), script) : expected;
 }

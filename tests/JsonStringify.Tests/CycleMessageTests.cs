@@ -5,9 +5,9 @@ using Jint.Runtime;
 namespace JsonStringify.Tests;
 
 /// <summary>
-/// The cycle's TypeError names the circle as V8 14.6 does (the rows that match V8 are in <see cref="ConformanceTests"/>).
-/// Naming an object's constructor never runs user or host code, so where V8 reads what we may not, the name is
-/// "Object" or "Array".
+/// The cycle's TypeError names the circle as V8 14.6 does (the rows that match V8 are in
+/// <see cref="ConformanceTests"/>). Naming an object's constructor never runs user or host code, so where V8 reads what
+/// we may not, the name is "Object" or "Array".
 /// </summary>
 public class CycleMessageTests
 {

@@ -124,10 +124,10 @@ public class DifferentialTests
         Assert.Equal(Js.Run(reference, Nested), Js.Run(nested, Nested));
     }
 
-    // Whether a long string goes to a string result whole rests on StringEscaper.NeedsEscaping: it must be false exactly
-    // where JSON.stringify writes the string as it is. Every length up to five blocks, with each kind of char that
-    // needs escaping, pairs (also across a block's end, and two in a row), lone and reversed halves of a pair, at every
-    // position.
+    // Whether a long string goes to a string result whole rests on StringEscaper.NeedsEscaping: it must be false
+    // exactly where JSON.stringify writes the string as it is. Every length up to five blocks, with each kind of char
+    // that needs escaping, pairs (also across a block's end, and two in a row), lone and reversed halves of a pair, at
+    // every position.
     [Fact]
     public void NeedsEscapingIsFalseExactlyWhereJintWritesTheStringAsItIs()
     {

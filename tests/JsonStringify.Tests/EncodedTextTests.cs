@@ -149,8 +149,8 @@ public class EncodedTextTests
         }
     }
 
-    // The script's result and every text JSON.stringify made, written by the oracle and by the bridge with each encoder,
-    // in each place.
+    // The script's result and every text JSON.stringify made, written by the oracle and by the bridge with each
+    // encoder, in each place.
     private static void AssertSameBytes(string script, Layout layout, JsonSerializerOptions? options)
     {
         foreach (Position position in Enum.GetValues<Position>())
@@ -164,8 +164,9 @@ public class EncodedTextTests
             Assert.Equal(basicLatinResult, actualResult);
             Assert.Equal(basicLatin, actual);
 
-            // JSON.rawJSON's text goes in as it is spelled (SystemTextJsonTests.RawTextFromJsonRawJsonAndTheHostIsKept),
-            // which the oracle, writing parsed values, cannot know.
+            // JSON.rawJSON's text goes in as it is spelled
+            // (SystemTextJsonTests.RawTextFromJsonRawJsonAndTheHostIsKept), which the oracle, writing parsed values,
+            // cannot know.
             if (!script.Contains("rawJSON", StringComparison.Ordinal))
             {
                 Assert.Equal(oracleResult, actualResult);
@@ -190,8 +191,8 @@ public class EncodedTextTests
             },
             options);
 
-    // Our string output, parsed and written by the writer itself, each unpaired surrogate's escape (which it cannot write
-    // back) first replaced by U+FFFD; null where JSON.stringify gives undefined.
+    // Our string output, parsed and written by the writer itself, each unpaired surrogate's escape (which it cannot
+    // write back) first replaced by U+FFFD; null where JSON.stringify gives undefined.
     private static string? WriteReference(JsonSerializer serializer, JsValue value, Layout layout, Position position, JsValue replacer)
     {
         if (serializer.SerializeToString(value, replacer) is not { } json)
@@ -199,8 +200,8 @@ public class EncodedTextTests
             return null;
         }
 
-        // The bridge is the writer: at the root of a call inside the caller's array, a string with an unpaired surrogate
-        // goes in raw, without the line break before it.
+        // The bridge is the writer: at the root of a call inside the caller's array, a string with an unpaired
+        // surrogate goes in raw, without the line break before it.
         bool unknownPlace = position is Position.FirstInArray or Position.InNestedArray;
         return IndentedWriterTests.Write(
             writer => IndentedWriterTests.WriteReference(writer, json, unknownPlace),

@@ -5,7 +5,9 @@ using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
-/// <summary>The reader over Jint's internals: its self-test, its switch, and the cases where it must step aside.</summary>
+/// <summary>
+/// The reader over Jint's internals: its self-test, its switch, and the cases where it must step aside.
+/// </summary>
 public class FastPathTests
 {
     // Each probe holds exactly where the matrix of claimed releases says its assumption holds.

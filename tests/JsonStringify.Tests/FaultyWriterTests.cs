@@ -263,7 +263,9 @@ public class FaultyWriterTests
         }
     }
 
-    /// <summary>Serves GetSpan from GetMemory, which gives <c>memoryLength</c> bytes after <c>goodCalls</c> calls.</summary>
+    /// <summary>
+    /// Serves GetSpan from GetMemory, which gives <c>memoryLength</c> bytes after <c>goodCalls</c> calls.
+    /// </summary>
     private sealed class ShortMemoryWriter(int memoryLength, int goodCalls) : IBufferWriter<byte>
     {
         private readonly ArrayBufferWriter<byte> _inner = new();

@@ -4,9 +4,9 @@ namespace JsonStringify.Tests;
 
 /// <summary>
 /// testdata/v8-golden.json, recorded with Node 26 by tests/v8/record-golden.mjs (its header says what each section
-/// holds), read once for V8GoldenTests, V8FuzzTests, the tests that run the golden scripts through every output, and the
-/// published replay (tests/NativeAot), into which this file is linked. Every section is in the file's order; the cases'
-/// names are unique.
+/// holds), read once for V8GoldenTests, V8FuzzTests, the tests that run the golden scripts through every output, and
+/// the published replay (tests/NativeAot), into which this file is linked. Every section is in the file's order; the
+/// cases' names are unique.
 /// </summary>
 internal sealed record GoldenData(
     string NodeVersion,

@@ -8,8 +8,8 @@ using Jint.Runtime;
 namespace JsonStringify.Tests;
 
 /// <summary>
-/// A script of testdata/v8-golden.json run in a Jint engine, and its outcome held against V8's: shared by V8GoldenTests,
-/// V8FuzzTests and the published replay (tests/NativeAot).
+/// A script of testdata/v8-golden.json run in a Jint engine, and its outcome held against V8's: shared by
+/// V8GoldenTests, V8FuzzTests and the published replay (tests/NativeAot).
 /// </summary>
 internal static class GoldenScript
 {

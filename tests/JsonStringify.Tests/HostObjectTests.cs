@@ -6,7 +6,9 @@ using Jint.Runtime.Descriptors;
 
 namespace JsonStringify.Tests;
 
-/// <summary>Jint's host extensions, done as Jint's serializer does them, and exceptions that must pass unchanged.</summary>
+/// <summary>
+/// Jint's host extensions, done as Jint's serializer does them, and exceptions that must pass unchanged.
+/// </summary>
 public class HostObjectTests
 {
     public static TheoryData<string> HostValues => new()

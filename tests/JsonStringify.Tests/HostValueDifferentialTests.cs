@@ -20,10 +20,10 @@ public class HostValueDifferentialTests
     private const int Shapes = 300;
 
     // Every way ours may differ from Jint on host values, each a row of docs/semantics.md ("Where we differ from Jint
-    // 4.18.0's serializer") with its reason. A row explains a pair of outcomes it recognises; any other difference fails.
-    // Where Jint stops with an error that ours does not make, ours goes on and may meet what Jint never reached (a
-    // getter or indexer that throws, a script error, a cycle), but never a RangeError, which would be a cycle that ours
-    // missed, and never an exception thrown by our own code, which would be a fault of ours.
+    // 4.18.0's serializer") with its reason. A row explains a pair of outcomes it recognises; any other difference
+    // fails. Where Jint stops with an error that ours does not make, ours goes on and may meet what Jint never reached
+    // (a getter or indexer that throws, a script error, a cycle), but never a RangeError, which would be a cycle that
+    // ours missed, and never an exception thrown by our own code, which would be a fault of ours.
     private static readonly DocumentedDifference[] s_documented =
     [
         new(
@@ -147,8 +147,8 @@ public class HostValueDifferentialTests
         }
     }
 
-    // Options.Interop.SerializeToJson: a text naming the CLR type, the gap and the indentation it was given; nothing for
-    // a Guid (null) or a TimeSpan ("").
+    // Options.Interop.SerializeToJson: a text naming the CLR type, the gap and the indentation it was given; nothing
+    // for a Guid (null) or a TimeSpan ("").
     private static string HostJson(object? target, string gap, string? indent) => target switch
     {
         Guid => null!,

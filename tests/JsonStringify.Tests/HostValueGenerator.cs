@@ -10,10 +10,10 @@ namespace JsonStringify.Tests;
 
 /// <summary>
 /// Trees of CLR values as a host hands them to Jint, made from a seed alone: collections behind members declared as
-/// every interface a collection has (so that the type Jint exposes is not the runtime type), dictionaries, ExpandoObject,
-/// records, lookups and groupings, custom collections with indexers, enums, dates, JsonNode, script functions and
-/// proxies over wrappers (made in <see cref="Engine"/>), toJSON keys, and cycles. The same seed and engine
-/// configuration make the same tree in every engine.
+/// every interface a collection has (so that the type Jint exposes is not the runtime type), dictionaries,
+/// ExpandoObject, records, lookups and groupings, custom collections with indexers, enums, dates, JsonNode, script
+/// functions and proxies over wrappers (made in <see cref="Engine"/>), toJSON keys, and cycles. The same seed and
+/// engine configuration make the same tree in every engine.
 /// </summary>
 internal sealed class HostValueGenerator
 {

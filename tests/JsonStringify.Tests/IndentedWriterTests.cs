@@ -402,8 +402,8 @@ public class IndentedWriterTests
     // The text with each string replaced by "": its layout, numbers and literals.
     private static string WithoutStrings(string json) => WithEachString(json, _ => "\"\"");
 
-    /// <summary>The JSON text with each string token (quotes included) replaced by what <paramref name="replace"/> gives
-    /// for it.</summary>
+    /// <summary>The JSON text with each string token (quotes included) replaced by what <paramref name="replace"/>
+    /// gives for it.</summary>
     internal static string WithEachString(string json, Func<string, string> replace)
     {
         var result = new StringBuilder(json.Length);

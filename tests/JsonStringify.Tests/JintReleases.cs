@@ -20,7 +20,8 @@ internal static class JintReleases
         "4.18.0" => JintAssumption.None,
 
         // An arguments object made late (read first by an arrow function or eval) does not keep what its call was
-        // handed (see JintBugs.LazyArgumentsAreShared), so the argument probe fails and each call gets a list of its own.
+        // handed (see JintBugs.LazyArgumentsAreShared), so the argument probe fails and each call gets a list of its
+        // own.
         "4.17.0" or "4.16.0" or "4.16.1" or "4.16.2" or "4.16.3" or "4.16.4" => JintAssumption.CalleeCopiesArguments,
         _ => throw new InvalidOperationException($"Jint {release} is not a release the package claims: add it to JintReleases once the suite passes on it."),
     };

@@ -19,10 +19,10 @@ internal static class Js
     });
 
     /// <summary>
-    /// An engine whose JSON.stringify calls <paramref name="stringify"/> with a serializer of that engine and the call's
-    /// value, replacer and space (undefined where not passed). The serializer has <paramref name="options"/>, or else the
-    /// string path's limit (the longest .NET string), which the other outputs do not have by default. The function is
-    /// installed as the built-in is: length 3, not enumerable.
+    /// An engine whose JSON.stringify calls <paramref name="stringify"/> with a serializer of that engine and the
+    /// call's value, replacer and space (undefined where not passed). The serializer has <paramref name="options"/>, or
+    /// else the string path's limit (the longest .NET string), which the other outputs do not have by default. The
+    /// function is installed as the built-in is: length 3, not enumerable.
     /// </summary>
     public static Engine WithStringify(
         Func<JsonSerializer, JsValue, JsValue, JsValue, JsValue> stringify, JsonSerializerOptions? options = null)
@@ -42,7 +42,10 @@ internal static class Js
     /// <summary>An engine with Jint's built-in JSON.stringify.</summary>
     public static Engine Builtin(Action<Options>? configure = null) => new(o => configure?.Invoke(o));
 
-    /// <summary>Evaluates <paramref name="script"/> and returns its string result, "undefined", or "Name: message" for a JS error.</summary>
+    /// <summary>
+    /// Evaluates <paramref name="script"/> and returns its string result, "undefined", or "Name: message" for a JS
+    /// error.
+    /// </summary>
     public static string Run(Engine engine, string script)
     {
         try

@@ -722,7 +722,9 @@ public class NumberFormattingTests
         return powers;
     }
 
-    /// <summary>The spec's layout of sign, digits s (k of them) and exponent n, written independently of the library.</summary>
+    /// <summary>
+    /// The spec's layout of sign, digits s (k of them) and exponent n, written independently of the library.
+    /// </summary>
     private static string SpecLayout(bool negative, long s, int k, int n)
     {
         string digits = s.ToString(CultureInfo.InvariantCulture);

@@ -8,7 +8,9 @@ using JsonStringify.Internals;
 
 namespace JsonStringify.Tests;
 
-/// <summary>Untrusted scripts: depth, output size, the engine's constraints, failures, re-entrancy and threads.</summary>
+/// <summary>
+/// Untrusted scripts: depth, output size, the engine's constraints, failures, re-entrancy and threads.
+/// </summary>
 public class SafetyTests
 {
     public static TheoryData<string, string> DeepCases => new()

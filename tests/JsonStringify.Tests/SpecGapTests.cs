@@ -162,7 +162,8 @@ public class SpecGapTests
         string script = "var log = []; var p = new Proxy([1, 2, 3, 4, 5], {get: function (t, k, r) { log.push(String(k)); return Reflect.get(t, k, r); }});"
             + " var out = []; [84, 86].forEach(function (n) { log = []; try { out.push(JSON.stringify(['x'.repeat(n), p]).length); } catch (e) { out.push(e.name); } out.push(log.join()); }); out.join('|')";
 
-        // ["xx…", is n + 4 chars, and [1,2,3,4,5] at least 11 more: 84 fits in 100 chars with the closing bracket, 86 cannot.
+        // ["xx…", is n + 4 chars, and [1,2,3,4,5] at least 11 more: 84 fits in 100 chars with the closing bracket, 86
+        // cannot.
         Assert.Equal("100|toJSON,length,0,1,2,3,4|RangeError|toJSON,length", Js.Run(engine, script));
     }
 

@@ -205,8 +205,9 @@ public class StringLimitTests
         Assert.InRange(bytes.WrittenCount, 0, 3 * (Limit + 4096));
     }
 
-    // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its shortest
-    // text: the walk stops once the output passes MaxLength, as for any other value, rather than at the array's end.
+    // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its
+    // shortest text: the walk stops once the output passes MaxLength, as for any other value, rather than at the
+    // array's end.
     [Theory]
     [InlineData("new Array(1000000)")]
     [InlineData("new Array(1000000).fill(undefined)")]
@@ -301,7 +302,9 @@ public class StringLimitTests
         return writer.ToString();
     }
 
-    /// <summary>A char pool over the shared one that fails the test once more than <c>budget</c> chars are out.</summary>
+    /// <summary>
+    /// A char pool over the shared one that fails the test once more than <c>budget</c> chars are out.
+    /// </summary>
     private sealed class BudgetCharPool(long budget) : ArrayPool<char>
     {
         private long _outstanding;
@@ -327,7 +330,9 @@ public class StringLimitTests
         }
     }
 
-    /// <summary>A <see cref="StringWriter"/> that keeps the length of the longest span of chars written at once.</summary>
+    /// <summary>
+    /// A <see cref="StringWriter"/> that keeps the length of the longest span of chars written at once.
+    /// </summary>
     private sealed class LongestWriteWriter : StringWriter
     {
         public int LongestWrite { get; private set; }
@@ -357,8 +362,8 @@ public class StringLimitTests
 public class StringLimitHeavyTests
 {
     // [s, …, s, t] with one 1M-char string s (ending in a line break to escape, so that it is copied in slices rather
-    // than kept whole), and t as long as makes the text exactly the limit: a JS string of the longest length there is; one
-    // char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
+    // than kept whole), and t as long as makes the text exactly the limit: a JS string of the longest length there is;
+    // one char more is a RangeError, noticed in t's copy, before the output outgrows the limit.
     [Fact]
     public void AResultOfExactlyTheLimitIsAStringAndOneCharMoreIsARangeError()
     {

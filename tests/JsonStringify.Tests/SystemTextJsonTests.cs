@@ -499,8 +499,8 @@ public class SystemTextJsonTests
         Assert.Equal(Expected, WriteWith(writer => serializer.Serialize(value, writer), JavaScriptEncoder.UnsafeRelaxedJsonEscaping));
     }
 
-    // MaxLength counts the bytes written into a Utf8JsonWriter by this call; nodes have no text, and only an array whose
-    // shortest text could not fit is a RangeError there, as on the string path (see docs/limits.md).
+    // MaxLength counts the bytes written into a Utf8JsonWriter by this call; nodes have no text, and only an array
+    // whose shortest text could not fit is a RangeError there, as on the string path (see docs/limits.md).
     [Fact]
     public void MaxLengthCountsTheWritersBytesAndBoundsNodesOnlyThroughArrayLengths()
     {

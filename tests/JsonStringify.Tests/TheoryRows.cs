@@ -3,7 +3,9 @@ namespace JsonStringify.Tests;
 /// <summary>Theory rows that run each named case once through each way of serializing it (a sink, a bridge).</summary>
 internal static class TheoryRows
 {
-    /// <summary>Every name of <paramref name="names"/> with every value of <typeparamref name="TWay"/>, names outermost.</summary>
+    /// <summary>
+    /// Every name of <paramref name="names"/> with every value of <typeparamref name="TWay"/>, names outermost.
+    /// </summary>
     public static TheoryData<string, TWay> EachWithEvery<TWay>(IEnumerable<string> names)
         where TWay : struct, Enum
     {

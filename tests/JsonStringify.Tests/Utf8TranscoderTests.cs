@@ -14,8 +14,9 @@ namespace JsonStringify.Tests;
 /// </summary>
 public class Utf8TranscoderTests
 {
-    // Chars of each width the transcoder treats apart: ASCII (NUL, the one char without a set bit, among them), two-byte
-    // (Latin-1, Cyrillic, the last two-byte char), three-byte, the halves of a pair, and the edges between them.
+    // Chars of each width the transcoder treats apart: ASCII (NUL, the one char without a set bit, among them),
+    // two-byte (Latin-1, Cyrillic, the last two-byte char), three-byte, the halves of a pair, and the edges between
+    // them.
     private static readonly char[] s_alphabet =
     [
         'a', ' ', '"', '\0', '\u007F', '\u0080', '\u00E9', '\u0416', '\u07FF', '\u0800', '\u3042', '\uFFFF', '\uD83D', '\uDE00',

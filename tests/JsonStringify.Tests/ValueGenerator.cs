@@ -137,8 +137,8 @@ internal sealed class ValueGenerator(int seed, int maxDepth = 4, int maxWidth = 
             _ => _random.Next() / 1024d,
         };
 
-        // Jint 4.16.0 writes subnormals of a few significant bits (5e-324, 4e-323) as 0, a bug later releases fixed: where
-        // the oracle has it, they are scaled out of that range.
+        // Jint 4.16.0 writes subnormals of a few significant bits (5e-324, 4e-323) as 0, a bug later releases fixed:
+        // where the oracle has it, they are scaled out of that range.
         if (!tinyNumbers && value != 0 && Math.Abs(value) < 1e-320)
         {
             value *= 1e10;

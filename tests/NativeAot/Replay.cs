@@ -117,7 +117,9 @@ internal sealed class Replay
         }
     }
 
-    /// <summary>Every recorded double, finite, formatted and serialized alone: one check, as in V8GoldenTests.</summary>
+    /// <summary>
+    /// Every recorded double, finite, formatted and serialized alone: one check, as in V8GoldenTests.
+    /// </summary>
     public void CheckNumbers()
     {
         var serializer = new JsonSerializer(new Engine(), _options);

@@ -9,7 +9,9 @@ using JsSerializerOptions = JsonStringify.JsonSerializerOptions;
 // Outside the JsonStringify namespace, as a user's code is: inside it, JsonSerializer would name ours before any alias.
 namespace ReadMeSamples;
 
-/// <summary>The README's aliases for a file that uses System.Text.Json beside JsonStringify (its first lines).</summary>
+/// <summary>
+/// The README's aliases for a file that uses System.Text.Json beside JsonStringify (its first lines).
+/// </summary>
 public class Aliases
 {
     private static readonly JsonSerializerOptions s_compact = new() { WriteIndented = false };
