@@ -68,9 +68,13 @@ internal sealed class CallLane
     /// <summary>Drops every reference the walk took, so that a pooled walker pins no values or engine.</summary>
     public void Reset()
     {
-        _oneArgument[0] = JsValue.Undefined;
-        _twoArguments[0] = JsValue.Undefined;
-        _twoArguments[1] = JsValue.Undefined;
+        // Without the covariant store check, as the lists are filled. That check looks the pair (JsUndefined, JsValue)
+        // up in the runtime's cast cache at the end of every call, and a miss goes to a helper whose first call in a
+        // process, when it comes in the middle of the calls, stops the runtime's background compiler for 100 ms.
+        MemoryMarshal.GetArrayDataReference(_oneArgument) = JsValue.Undefined;
+        ref JsValue two = ref MemoryMarshal.GetArrayDataReference(_twoArguments);
+        two = JsValue.Undefined;
+        Unsafe.Add(ref two, 1) = JsValue.Undefined;
         _engine = null!;
         _reader = ValueReader.Public;
     }
