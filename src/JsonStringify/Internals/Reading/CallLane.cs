@@ -1,3 +1,4 @@
+using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using Jint;
@@ -40,7 +41,7 @@ internal sealed class CallLane
     {
         Decide();
         JsValue[] arguments = _reuseLists && JintInternals.CopiesArguments(toJson) ? _oneArgument : new JsValue[1];
-        MemoryMarshal.GetArrayDataReference(arguments) = key;
+        Store(arguments, 0, key);
         return Call(toJson, value, arguments);
     }
 
@@ -49,12 +50,8 @@ internal sealed class CallLane
     {
         Decide();
         JsValue[] arguments = _reuseLists && JintInternals.CopiesArguments(replacer) ? _twoArguments : new JsValue[2];
-
-        // The lists are exactly JsValue[] (never an array of a derived type), so they are filled without the covariant
-        // store check that an indexer assignment makes.
-        ref JsValue start = ref MemoryMarshal.GetArrayDataReference(arguments);
-        start = key;
-        Unsafe.Add(ref start, 1) = value;
+        Store(arguments, 0, key);
+        Store(arguments, 1, value);
         return Call(replacer, holder, arguments);
     }
 
@@ -68,15 +65,22 @@ internal sealed class CallLane
     /// <summary>Drops every reference the walk took, so that a pooled walker pins no values or engine.</summary>
     public void Reset()
     {
-        // Without the covariant store check, as the lists are filled. That check looks the pair (JsUndefined, JsValue)
-        // up in the runtime's cast cache at the end of every call, and a miss goes to a helper whose first call in a
-        // process, when it comes in the middle of the calls, stops the runtime's background compiler for 100 ms.
-        MemoryMarshal.GetArrayDataReference(_oneArgument) = JsValue.Undefined;
-        ref JsValue two = ref MemoryMarshal.GetArrayDataReference(_twoArguments);
-        two = JsValue.Undefined;
-        Unsafe.Add(ref two, 1) = JsValue.Undefined;
+        Store(_oneArgument, 0, JsValue.Undefined);
+        Store(_twoArguments, 0, JsValue.Undefined);
+        Store(_twoArguments, 1, JsValue.Undefined);
         _engine = null!;
         _reader = ValueReader.Public;
+    }
+
+    // Stores a value into an argument list, which is exactly JsValue[] (never an array of a derived type), without the
+    // covariant store check that an indexer assignment makes. That check looks the value's type up in the runtime's
+    // cast cache on every store, and a miss goes to a helper whose first call in a process, when it comes in the middle
+    // of the calls (a list emptied at the end of each one), stops the runtime's background compiler for 100 ms.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static void Store(JsValue[] list, int index, JsValue value)
+    {
+        Debug.Assert(list.GetType() == typeof(JsValue[]) && (uint)index < (uint)list.Length, "an argument list, and one of its slots");
+        Unsafe.Add(ref MemoryMarshal.GetArrayDataReference(list), index) = value;
     }
 
     private void Decide()
