@@ -898,10 +898,7 @@ internal sealed partial class JsonWriter
 
             int take = StringEscaper.SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
             int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed, out int chars);
-            sink.AdvanceUtf8(written, chars);
-            SinkChanged();
-            rest = rest[consumed..];
-            if (consumed < take)
+            if (!MovePastSlice(ref rest, take, written, consumed, chars))
             {
                 return rest;
             }
@@ -930,16 +927,26 @@ internal sealed partial class JsonWriter
 
             int written = StringEscaper.EscapeUtf8(rest[..take], bytes, out int consumed, out int chars);
             Debug.Assert(consumed > 0 || !Utf8Transcoder.HasWideBlocks, "the room holds a block and an escape, so the 512-bit escaper moves on");
-            sink.AdvanceUtf8(written, chars);
-            SinkChanged();
-            rest = rest[consumed..];
-            if (consumed < take)
+            if (!MovePastSlice(ref rest, take, written, consumed, chars))
             {
                 return rest;
             }
         }
 
         return rest;
+    }
+
+    // After a slice of take chars of rest written straight into the sink, as written bytes for consumed chars of rest
+    // that make chars chars of output: the sink and rest move past them. False when the escaper stopped short of the
+    // slice, where the caller hands the rest back.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private bool MovePastSlice(ref ReadOnlySpan<char> rest, int take, int written, int consumed, int chars)
+    {
+        Debug.Assert(consumed <= take && take <= rest.Length, "the escaper wrote at most the slice");
+        _sink!.AdvanceUtf8(written, chars);
+        SinkChanged();
+        rest = rest[consumed..];
+        return consumed == take;
     }
 
     // Whether a long string's next chars go straight into a UTF-8 sink as escaped ASCII: the next AsciiLookahead (or
