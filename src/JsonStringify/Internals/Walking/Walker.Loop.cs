@@ -106,6 +106,7 @@ internal sealed partial class Walker<TOutput>
         ObjectInstance container = frame.Container!;
         while (frame.Index < frame.Count)
         {
+            _farRowFetch.Step();
             ulong i = frame.Index++;
             _output.WriteSeparator(i == 0);
 
@@ -213,6 +214,8 @@ internal sealed partial class Walker<TOutput>
         ObjectInstance container = frame.Container!;
         while (frame.Index < frame.Count)
         {
+            _farRowFetch.Step();
+
             // Asked for again for each property: reading a child's table may have grown the stack.
             ref TableEntry entry = ref _tables.Entries[frame.TableStart + (int)frame.Index++];
             string name = entry.Name;

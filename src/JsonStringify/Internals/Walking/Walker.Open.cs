@@ -113,13 +113,18 @@ internal sealed partial class Walker<TOutput>
     // Table rows at least this far apart in memory, ContainerReadAhead places from each other, are large: about 2 KB or
     // more each with their parts, as the rows of a large document that JSON.parse made, each followed by its own
     // contents (GeoJSON's features take about 3.5 KB). Of such a row ahead, FarRowLines cache lines after it are
-    // fetched as well. Rows that lie closer, or in a smaller output (FetchTablesAhead), are not: there, as in a
-    // document built in script by assignment, whose rows lie among other objects, the fetches cost more than they
-    // save.
+    // fetched as well, a step at a time (_farRowFetch). Rows that lie closer, or in a smaller output
+    // (FetchTablesAhead), are not: there, as in a document built in script by assignment, whose rows lie among other
+    // objects, the fetches cost more than they save.
     private const long FarRowsDistance = 4096;
 
     // The cache lines after a large row ahead that are fetched: its first 2 KB.
     private const int FarRowLines = 32;
+
+    // The fetch of a large row ahead: started as the row before it opens, and moved on a step at each element of an
+    // array and each property of a table the walk goes through meanwhile (RunArray, RunTableObject), so that the row's
+    // lines are on their way while the walk reads what lies before them.
+    private ReadAhead.SpreadFetch _farRowFetch;
 
     // Opens what IsPure accepted; false when no frame was pushed: an empty array, an object whose class has no keys, an
     // array whose elements are all JSON primitives, and an object whose values are (of a hidden class wherever it is,
@@ -148,7 +153,7 @@ internal sealed partial class Walker<TOutput>
             {
                 if (ahead is not null && FetchTablesAhead && ReadAhead.Distance(table, ahead) >= FarRowsDistance)
                 {
-                    ReadAhead.After(ahead, FarRowLines);
+                    _farRowFetch.Start(ahead, FarRowLines);
                 }
 
                 return OpenPureTableElement(table);

@@ -97,6 +97,7 @@ internal sealed partial class Walker<TOutput> : IWalker
         Debug.Assert(_shapeCache is null || _shapeCache == _ownShapeCache, "the serializer's cache went back inside the gate");
         _shapeCache = null;
         DropTableReadAhead();
+        _farRowFetch.Stop();
         _tables.Reset();
         Array.Clear(_frames, 0, _framesUsed);
         _framesUsed = 0;
