@@ -76,7 +76,7 @@ internal static class ReadAhead
         /// <summary>
         /// Starts fetching the <paramref name="lines"/> cache lines after the one where <paramref name="o"/> starts
         /// (the memory allocated after it, as <see cref="After"/>): the first step's lines now, the rest at the next
-        /// calls of <see cref="Step"/>.
+        /// calls of <see cref="Step"/>. A fetch still under way is dropped: the walk has moved past its row.
         /// </summary>
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public unsafe void Start(object o, int lines)
