@@ -341,7 +341,7 @@ internal sealed partial class JsonWriter
             return;
         }
 
-        Span<char> destination = Reserve((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        Span<char> destination = Reserve(StringEscaper.RoomFor(value.Length) + 2);
         destination[0] = '"';
 
         // The empty string, and one char that needs no escaping (a flag, a phase, a unit): quoted here, without the

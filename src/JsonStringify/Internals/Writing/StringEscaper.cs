@@ -39,9 +39,11 @@ internal static partial class StringEscaper
     /// at the very end is escaped as unpaired, so callers cut long strings between the two halves of a pair.
     /// </summary>
     /// <remarks>
-    /// One pass: each block of chars is loaded once, stored at its place in the output, then checked; a char that
-    /// needs escaping is written over where it was stored, and the copy goes on from the next char. The output runs
-    /// ahead of the input by what the escapes so far have added.
+    /// One pass, in blocks of 32 chars where AVX-512 VBMI2 is (its short escapes written with the block), otherwise
+    /// of 16: each block of chars is loaded once, stored at its place in the output, then checked; a char that needs
+    /// escaping is written over where it was stored, and the copy goes on from the next char. The output runs ahead of
+    /// the input by what the escapes so far have added. A destination shorter than <see cref="RoomFor"/> the value's
+    /// length is enough, but may leave the last blocks to the slower way.
     /// </remarks>
     /// <returns>The number of chars written.</returns>
     public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
@@ -51,6 +53,20 @@ internal static partial class StringEscaper
             Throw.DestinationTooShort(nameof(destination));
         }
 
+        if (Utf8Transcoder.HasWideBlocks)
+        {
+            int written = EscapeIn32CharBlocks(value, destination);
+            Debug.Assert(IsEscapedInBlocksOf16(value, destination[..written]), "the wide blocks write what the 16-char blocks write");
+            return written;
+        }
+
+        return EscapeInBlocksOf16(value, destination);
+    }
+
+    // Escape in blocks of 16 chars, in 256-bit or 128-bit vectors, for a destination already checked.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EscapeInBlocksOf16(ReadOnlySpan<char> value, Span<char> destination)
+    {
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
         ref ushort target = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(destination));
         int length = value.Length;
