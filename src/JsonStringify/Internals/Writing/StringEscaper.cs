@@ -101,6 +101,14 @@ internal static partial class StringEscaper
                 return w + length - i;
             }
 
+            // With two stops or more, the block written again whole, escapes and all: the chars it reaches back over
+            // have no escape, so it writes them as they were.
+            if ((special & (special - 1)) != 0
+                && TryEscapeBlockOfShortEscapes(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, w - back), out int written))
+            {
+                return w - back + written;
+            }
+
             int clean = BitOperations.TrailingZeroCount(special);
             i += clean;
             w += clean;
@@ -474,6 +482,19 @@ internal static partial class StringEscaper
 
             int blockStart = i;
             int blockEnd = i + BlockLength;
+
+            // A block with two stops or more, written whole where the target can (a char target's room, 6 chars a
+            // char, holds its 32 chars of stores: the output so far is at most 6 a char, and a block or more is left);
+            // one with a single stop costs less by the loop below.
+            if ((stops & (stops - 1)) != 0
+                && TTarget.TryEscapeShortOnly(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w), out int written))
+            {
+                i = blockEnd;
+                w += written;
+                sameDistance = i;
+                continue;
+            }
+
             while (true)
             {
                 int next = blockStart + BitOperations.TrailingZeroCount(stops);
@@ -534,6 +555,10 @@ internal static partial class StringEscaper
         // Writes the char at i, which stopped the copy, at w; returns where the output goes on, and how many chars it
         // read (1 to MaxCharsPerStop).
         static abstract int EscapeStop(ref ushort source, int length, int i, ref TUnit target, int w, out int read);
+
+        // Writes a block whose stops all have a short escape whole, with its escapes, where the target can; false,
+        // with nothing written, where it cannot or a stop has none.
+        static abstract bool TryEscapeShortOnly(ref ushort source, ref TUnit target, out int written);
     }
 
     // UTF-16 output: stops at every char JSON.stringify escapes, and writes each.
@@ -553,6 +578,10 @@ internal static partial class StringEscaper
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         public static int EscapeStop(ref ushort source, int length, int i, ref ushort target, int w, out int read) =>
             EscapeOne(ref source, length, i, ref target, w, out read);
+
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        public static bool TryEscapeShortOnly(ref ushort source, ref ushort target, out int written) =>
+            TryEscapeBlockOfShortEscapes(ref source, ref target, out written);
     }
 
     // UTF-8 output for ASCII chars: stops at the chars JSON.stringify escapes and at every char that is not ASCII, and
@@ -574,6 +603,13 @@ internal static partial class StringEscaper
         {
             read = 1;
             return w + EscapeAsciiOne(Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, w));
+        }
+
+        // Its stops are mostly chars that are not ASCII, which it does not write.
+        public static bool TryEscapeShortOnly(ref ushort source, ref byte target, out int written)
+        {
+            written = 0;
+            return false;
         }
     }
 
@@ -658,6 +694,85 @@ internal static partial class StringEscaper
 
         return SpecialMask(Vector128.LoadUnsafe(ref source)) | (SpecialMask(Vector128.LoadUnsafe(ref source, HalfBlockLength)) << HalfBlockLength);
     }
+
+    // With AVX2, writes the BlockLength chars at source escaped at target, which has room for 2 × BlockLength chars,
+    // where every char to escape among them has a short escape (\b, \t, \n, \f, \r, \" or \\): written is how many
+    // chars that took. False, with nothing written, where the block has a control without a short escape or a
+    // surrogate, or the processor lacks AVX2. Each char is laid out in two 16-bit lanes, the char (or the escape's
+    // backslash) and then the escape's letter, four chars to a 128-bit vector, which a byte shuffle packs, leaving out
+    // the second lane of each char without an escape.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TryEscapeBlockOfShortEscapes(ref ushort source, ref ushort target, out int written)
+    {
+        written = 0;
+        if (!Avx2.IsSupported)
+        {
+            return false;
+        }
+
+        Vector256<ushort> block = Vector256.LoadUnsafe(ref source);
+        Vector256<ushort> controls = Vector256.LessThan(block, Vector256.Create((ushort)' '));
+        Vector256<ushort> escaped = controls
+            | Vector256.Equals(block, Vector256.Create((ushort)'"'))
+            | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
+
+        // A lane's letter from its low byte's low four bits (the shuffle reads each byte as an index): right for the
+        // controls below 0x10, which are the only ones with a short escape.
+        Vector256<ushort> letters = Avx2.Shuffle(ControlLettersBelow0x10, block.AsByte()).AsUInt16();
+        Vector256<ushort> shortForm = Vector256.LessThan(block, Vector256.Create((ushort)0x10))
+            & ~Vector256.Equals(letters, Vector256<ushort>.Zero);
+        Vector256<ushort> surrogates = Vector256.Equals(block & Vector256.Create((ushort)0xF800), Vector256.Create((ushort)0xD800));
+        if ((Vector256.AndNot(controls, shortForm) | surrogates) != Vector256<ushort>.Zero)
+        {
+            return false;
+        }
+
+        Vector256<ushort> first = Vector256.ConditionalSelect(escaped, Vector256.Create((ushort)'\\'), block);
+        Vector256<ushort> second = escaped & Vector256.ConditionalSelect(controls, letters, block);
+
+        // Chars 0-3 and 8-11 in the low unpack's halves, 4-7 and 12-15 in the high one's.
+        Vector256<ushort> lowPairs = Avx2.UnpackLow(first, second);
+        Vector256<ushort> highPairs = Avx2.UnpackHigh(first, second);
+        uint escapes = escaped.ExtractMostSignificantBits();
+        int w = StoreFourPairs(lowPairs.GetLower(), escapes, ref target, 0);
+        w = StoreFourPairs(highPairs.GetLower(), escapes >> 4, ref target, w);
+        w = StoreFourPairs(lowPairs.GetUpper(), escapes >> 8, ref target, w);
+        written = StoreFourPairs(highPairs.GetUpper(), escapes >> 12, ref target, w);
+        return true;
+    }
+
+    // Stores four chars' pairs of lanes at w, each char's second lane only where its bit of escapes (the low four) is
+    // set; returns where the output goes on. The store is eight chars wide, past what it keeps.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int StoreFourPairs(Vector128<ushort> pairs, uint escapes, ref ushort target, int w)
+    {
+        uint kept = escapes & 0xF;
+        Vector128<byte> shuffle = Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(FourPairShuffles), kept * 16);
+        Ssse3.Shuffle(pairs.AsByte(), shuffle).AsUInt16().StoreUnsafe(ref target, (nuint)w);
+        return w + 4 + BitOperations.PopCount(kept);
+    }
+
+    // For each set of the four chars' escapes (bit k for char k), the byte shuffle that packs their pairs of lanes:
+    // char k's first lane, then its second where bit k is set; 0x80 (a zero byte) past them.
+    private static ReadOnlySpan<byte> FourPairShuffles =>
+    [
+        0, 1, 4, 5, 8, 9, 12, 13, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 8, 9, 12, 13, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 4, 5, 6, 7, 8, 9, 12, 13, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 4, 5, 8, 9, 10, 11, 12, 13, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 0x80, 0x80,
+        0, 1, 4, 5, 8, 9, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 8, 9, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 14, 15, 0x80, 0x80,
+        0, 1, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80,
+        0, 1, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 0x80, 0x80,
+        0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+    ];
 
     // Copies BlockLength chars, unchecked.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
