@@ -33,11 +33,9 @@ internal static partial class StringEscaper
     // escape) and then the escape's letter or the escaped char itself, or NUL where the char is not escaped; a compress
     // drops the NULs and packs the rest in order, the block's first 16 chars into one vector and the others into a
     // second, stored where the first ends. No char that reaches this layout is NUL (a NUL is escaped as \u0000, which
-    // goes the other way), so NUL marks only the lanes to drop. The block goes on with the text at the first block
-    // with a control that has no short form or a surrogate that is not half of a pair in it (both are written as
-    // \uXXXX), and where the room left is less than a block's stores: from there the 16-char blocks take the rest.
-    // The output runs ahead of the input by the escapes so far, two chars each, so the stores of a block that starts
-    // within the value stay within 6 chars a char.
+    // goes the other way), so NUL marks only the lanes to drop. The 16-char blocks take the rest of the text from the
+    // first block with a control that has no short form or a surrogate that is not half of a pair (both are written as
+    // \uXXXX), or from where the room left is less than a block's stores.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int EscapeIn32CharBlocks(ReadOnlySpan<char> value, Span<char> destination)
     {

@@ -39,11 +39,12 @@ internal static partial class StringEscaper
     /// at the very end is escaped as unpaired, so callers cut long strings between the two halves of a pair.
     /// </summary>
     /// <remarks>
-    /// One pass, in blocks of 32 chars where AVX-512 VBMI2 is (its short escapes written with the block), otherwise
-    /// of 16: each block of chars is loaded once, stored at its place in the output, then checked; a char that needs
-    /// escaping is written over where it was stored, and the copy goes on from the next char. The output runs ahead of
-    /// the input by what the escapes so far have added. A destination shorter than <see cref="RoomFor"/> the value's
-    /// length is enough, but may leave the last blocks to the slower way.
+    /// One pass, in blocks of 32 chars where AVX-512 VBMI2 is (their short escapes written with the block), otherwise
+    /// of 16 (with AVX2, a block of two short escapes or more written whole): each block of chars is loaded once,
+    /// stored at its place in the output, then checked; a char that needs escaping is written over where it was stored,
+    /// and the copy goes on from the next char. The output runs ahead of the input by what the escapes so far have
+    /// added. A destination shorter than <see cref="RoomFor"/> the value's length is enough, but may leave the last
+    /// blocks to the slower way.
     /// </remarks>
     /// <returns>The number of chars written.</returns>
     public static int Escape(ReadOnlySpan<char> value, Span<char> destination)
