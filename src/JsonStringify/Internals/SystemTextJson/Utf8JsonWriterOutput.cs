@@ -375,7 +375,7 @@ internal readonly struct Utf8JsonWriterOutput : IJsonOutput<Utf8JsonWriterOutput
             return;
         }
 
-        char[] buffer = ArrayPool<char>.Shared.Rent((value.Length * JsonConstants.MaxEscapedCharLength) + 2);
+        char[] buffer = ArrayPool<char>.Shared.Rent(StringEscaper.RoomFor(value.Length) + 2);
         try
         {
             int length = 0;

@@ -112,8 +112,7 @@ internal static partial class StringEscaper
                 Vector512<ushort> escaped = controls
                     | Vector512.Equals(block, Vector512.Create((ushort)'"'))
                     | Vector512.Equals(block, Vector512.Create((ushort)'\\'));
-                Vector512<ushort> letters = Avx512BW.PermuteVar32x16(ControlLetters, block);
-                if ((controls & Vector512.Equals(letters, Vector512<ushort>.Zero)) == Vector512<ushort>.Zero)
+                if (ControlsHaveShortEscapes(block, controls, out Vector512<ushort> letters))
                 {
                     asciiBlocks = 0;
                     Vector512<ushort> notAscii = Vector512.GreaterThan(block, Vector512.Create((ushort)0x7F));
@@ -272,11 +271,7 @@ internal static partial class StringEscaper
                     continue;
                 }
 
-                // Each lane's letter by its low four bits; a control from 0x10 on has none, whatever the table says.
-                Vector256<ushort> letters = Avx2.Shuffle(ControlLettersBelow0x10, block.AsByte()).AsUInt16();
-                Vector256<ushort> shortForm = Vector256.LessThan(block, Vector256.Create((ushort)0x10))
-                    & ~Vector256.Equals(letters, Vector256<ushort>.Zero);
-                if (Vector256.AndNot(controls, shortForm) == Vector256<ushort>.Zero)
+                if (ControlsHaveShortEscapes(block, controls, out Vector256<ushort> letters))
                 {
                     asciiBlocks = 0;
                     Vector256<ushort> notAscii = Vector256.GreaterThan(block.AsInt16(), Vector256.Create((short)0x7F)).AsUInt16();
@@ -378,6 +373,26 @@ internal static partial class StringEscaper
         block = Vector256.ConditionalSelect(last, Vector256.Create(Unsafe.Add(ref chars, count - 1)), block);
         Vector256<ushort> taken = Vector256.LessThan(Vector256<ushort>.Indices, Vector256.Create((ushort)count));
         return Vector256.ConditionalSelect(taken, block, Vector256.Create((ushort)' '));
+    }
+
+    // Whether every control among a block's lanes (controls) has a short escape, and each lane's letter, which is that
+    // escape's letter where the lane is such a control.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool ControlsHaveShortEscapes(Vector512<ushort> block, Vector512<ushort> controls, out Vector512<ushort> letters)
+    {
+        letters = Avx512BW.PermuteVar32x16(ControlLetters, block);
+        return (controls & Vector512.Equals(letters, Vector512<ushort>.Zero)) == Vector512<ushort>.Zero;
+    }
+
+    // The same for 16 lanes: each lane's letter by its low four bits, so a control from 0x10 on has none, whatever the
+    // table says.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool ControlsHaveShortEscapes(Vector256<ushort> block, Vector256<ushort> controls, out Vector256<ushort> letters)
+    {
+        letters = Avx2.Shuffle(ControlLettersBelow0x10, block.AsByte()).AsUInt16();
+        Vector256<ushort> shortForm = Vector256.LessThan(block, Vector256.Create((ushort)0x10))
+            & ~Vector256.Equals(letters, Vector256<ushort>.Zero);
+        return Vector256.AndNot(controls, shortForm) == Vector256<ushort>.Zero;
     }
 
     // For each char from 0x00 to 0x0F (indexed by a byte's low four bits, in each half), the letter of its short

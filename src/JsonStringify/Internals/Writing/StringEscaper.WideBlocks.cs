@@ -89,9 +89,8 @@ internal static partial class StringEscaper
 
             // A surrogate without its other half, or a control without a short escape: the 16-char blocks write
             // this block and the rest.
-            Vector512<ushort> letters = Avx512BW.PermuteVar32x16(ControlLetters, block);
             ulong unpaired = (high & ~(low >> 1)) | (low & ~(high << 1));
-            if (unpaired != 0 || (controls & Vector512.Equals(letters, Vector512<ushort>.Zero)) != Vector512<ushort>.Zero)
+            if (unpaired != 0 || !ControlsHaveShortEscapes(block, controls, out Vector512<ushort> letters))
             {
                 break;
             }

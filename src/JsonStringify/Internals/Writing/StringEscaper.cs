@@ -716,14 +716,8 @@ internal static partial class StringEscaper
         Vector256<ushort> escaped = controls
             | Vector256.Equals(block, Vector256.Create((ushort)'"'))
             | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
-
-        // A lane's letter from its low byte's low four bits (the shuffle reads each byte as an index): right for the
-        // controls below 0x10, which are the only ones with a short escape.
-        Vector256<ushort> letters = Avx2.Shuffle(ControlLettersBelow0x10, block.AsByte()).AsUInt16();
-        Vector256<ushort> shortForm = Vector256.LessThan(block, Vector256.Create((ushort)0x10))
-            & ~Vector256.Equals(letters, Vector256<ushort>.Zero);
         Vector256<ushort> surrogates = Vector256.Equals(block & Vector256.Create((ushort)0xF800), Vector256.Create((ushort)0xD800));
-        if ((Vector256.AndNot(controls, shortForm) | surrogates) != Vector256<ushort>.Zero)
+        if (surrogates != Vector256<ushort>.Zero || !ControlsHaveShortEscapes(block, controls, out Vector256<ushort> letters))
         {
             return false;
         }
