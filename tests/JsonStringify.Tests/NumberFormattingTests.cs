@@ -1,6 +1,7 @@
 using System.Diagnostics;
 using System.Globalization;
 using System.Numerics;
+using System.Runtime.Intrinsics;
 using System.Text;
 using JsonStringify.Internals;
 using Xunit.Abstractions;
@@ -454,6 +455,96 @@ public class NumberFormattingTests
         }
 
         Assert.True(checkedCount > 400_000);
+    }
+
+    // NumberFormatter.EightDigitTenths takes the digit in lane j as floor(10 × frac(n / D)), D = 10^(8 - j), from
+    // n × c / 2^s, rounded up, in 32 bits of fraction. Its constants are the ones its proof names, c below 2^32, and
+    // for every n below 10^8 the error e = n × (c / 2^(32 + s) - 1 / D) keeps 2^32 × (1/D - e) above 1, in exact
+    // fractions (the largest e is at n = 10^8 - 1).
+    [Fact]
+    public void WideDigitConstantsKeepEveryDigitExact()
+    {
+        for (int lane = 0; lane < 8; lane++)
+        {
+            BigInteger divisor = BigInteger.Pow(10, 8 - lane);
+            int shift = (int)divisor.GetBitLength() - 1;
+            BigInteger scale = BigInteger.One << (32 + shift);
+            BigInteger reciprocal = (scale + divisor - 1) / divisor;
+            Assert.Equal((ulong)shift, NumberFormatter.EightDigitShifts.GetElement(lane));
+            Assert.Equal((ulong)reciprocal, NumberFormatter.EightDigitReciprocals.GetElement(lane));
+            Assert.True(reciprocal < (BigInteger.One << 32), $"lane {lane}: c fits in 32 bits");
+
+            // e = (10^8 - 1) × (c × D - 2^(32+s)) / (D × 2^(32+s)); 2^32 × (1/D - e) > 1 multiplied out by D × 2^(32+s).
+            BigInteger excess = 99_999_999 * ((reciprocal * divisor) - scale);
+            Assert.True((BigInteger.One << 32) * (scale - excess) > divisor * scale, $"lane {lane}: the error stays below a digit's step");
+        }
+    }
+
+    // The digits EightDigitTenths makes, against the plain digits: every half of eight digits below 10^5 and from
+    // 10^8 - 10^5, every half within 2 of d × 10^m (every carry into every lane), and a million seeded ones, each
+    // beside a seeded other half, and the seventeenth digit of a value of seventeen.
+    [WideDigitsFact]
+    public void WideDigitsMatchThePlainDigits()
+    {
+        var halves = new List<ulong>();
+        for (ulong n = 0; n < 100_000; n++)
+        {
+            halves.Add(n);
+            halves.Add(99_999_999 - n);
+        }
+
+        for (ulong power = 1; power < 100_000_000; power *= 10)
+        {
+            for (ulong d = 1; d < 100 && d * power < 100_000_002; d++)
+            {
+                for (long delta = -2; delta <= 2; delta++)
+                {
+                    long n = (long)(d * power) + delta;
+                    if (n is >= 0 and < 100_000_000)
+                    {
+                        halves.Add((ulong)n);
+                    }
+                }
+            }
+        }
+
+        var random = new Random(20261207);
+        for (int i = 0; i < 1_000_000; i++)
+        {
+            halves.Add((ulong)random.Next(100_000_000));
+        }
+
+        foreach (ulong half in halves)
+        {
+            ulong other = (ulong)random.Next(100_000_000);
+            AssertSixteenDigits((half * 100_000_000) + other);
+            AssertSixteenDigits((other * 100_000_000) + half);
+        }
+
+        Vector128<byte> digits = NumberFormatter.LeadingSixteenDigitBytes(12_345_678_901_234_567, 17, out char seventeenth);
+        Assert.Equal("1234567890123456", DigitText(digits));
+        Assert.Equal('7', seventeenth);
+
+        static void AssertSixteenDigits(ulong value)
+        {
+            Vector128<byte> digits = NumberFormatter.LeadingSixteenDigitBytes(value, 16, out char seventeenth);
+            string expected = value.ToString("D16", CultureInfo.InvariantCulture);
+            if (DigitText(digits) != expected || seventeenth != '0')
+            {
+                Assert.Fail($"{expected}: {DigitText(digits)}, then '{seventeenth}'");
+            }
+        }
+
+        static string DigitText(Vector128<byte> digits)
+        {
+            var text = new char[16];
+            for (int i = 0; i < text.Length; i++)
+            {
+                text[i] = (char)('0' + digits.GetElement(i));
+            }
+
+            return new string(text);
+        }
     }
 
     [Fact]
@@ -1123,5 +1214,17 @@ public class NumberFormattingTests
         private static string Neighbour(long c, int q) => c % 10 == 0 ? Say($"{c / 10}e{q}") : Say($"{c}e{q - 1}");
 
         private static string Say(FormattableString message) => message.ToString(CultureInfo.InvariantCulture);
+    }
+}
+
+/// <summary>A fact that runs only where the formatter makes digits with AVX-512 VBMI: skipped elsewhere.</summary>
+public sealed class WideDigitsFactAttribute : FactAttribute
+{
+    public WideDigitsFactAttribute()
+    {
+        if (!NumberFormatter.HasWideDigits)
+        {
+            Skip = "The processor lacks AVX-512 VBMI, or the runtime does not use 512-bit vectors.";
+        }
     }
 }
