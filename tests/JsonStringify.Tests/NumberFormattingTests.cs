@@ -458,9 +458,9 @@ public class NumberFormattingTests
     }
 
     // NumberFormatter.EightDigitTenths takes the digit in lane j as floor(10 × frac(n / D)), D = 10^(8 - j), from
-    // n × c / 2^s, rounded up, in 32 bits of fraction. Its constants are the ones its proof names, c below 2^32, and
-    // for every n below 10^8 the error e = n × (c / 2^(32 + s) - 1 / D) keeps 2^32 × (1/D - e) above 1, in exact
-    // fractions (the largest e is at n = 10^8 - 1).
+    // n × c / 2^s, rounded up, in 32 bits of fraction. Its constants (c, s and the rounding 2^s - 1) are the ones its
+    // proof names, c below 2^32, and for every n below 10^8 the error e = n × (c / 2^(32 + s) - 1 / D) keeps
+    // 2^32 × (1/D - e) above 1, in exact fractions (the largest e is at n = 10^8 - 1).
     [Fact]
     public void WideDigitConstantsKeepEveryDigitExact()
     {
@@ -472,6 +472,7 @@ public class NumberFormattingTests
             BigInteger reciprocal = (scale + divisor - 1) / divisor;
             Assert.Equal((ulong)shift, NumberFormatter.EightDigitShifts.GetElement(lane));
             Assert.Equal((ulong)reciprocal, NumberFormatter.EightDigitReciprocals.GetElement(lane));
+            Assert.Equal((1UL << shift) - 1, NumberFormatter.EightDigitRoundings.GetElement(lane));
             Assert.True(reciprocal < (BigInteger.One << 32), $"lane {lane}: c fits in 32 bits");
 
             // e = (10^8 - 1) × (c × D - 2^(32+s)) / (D × 2^(32+s)); 2^32 × (1/D - e) > 1 multiplied out by D × 2^(32+s).

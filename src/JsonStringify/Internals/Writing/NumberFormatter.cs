@@ -400,8 +400,11 @@ internal static class NumberFormatter
         get => Vector512.Create(26UL, 23, 19, 16, 13, 9, 6, 3);
     }
 
-    // 2^s - 1 for each lane, added before the shift by s so that the fraction is rounded up.
-    private static Vector512<ulong> EightDigitRoundings
+    /// <summary>
+    /// EightDigitTenths' 2^s - 1 for each lane (s of <see cref="EightDigitShifts"/>), added before the shift by s so
+    /// that the fraction is rounded up.
+    /// </summary>
+    internal static Vector512<ulong> EightDigitRoundings
     {
         [MethodImpl(MethodImplOptions.AggressiveInlining)]
         get => Vector512.Create((1UL << 26) - 1, (1UL << 23) - 1, (1UL << 19) - 1, (1UL << 16) - 1, (1UL << 13) - 1, (1UL << 9) - 1, (1UL << 6) - 1, (1UL << 3) - 1);
