@@ -15,7 +15,8 @@ namespace JsonStringify.Tests;
 /// k-1 digit string may round-trip, and among k-digit strings the chosen one must be the closest that round-trips
 /// (ties to even). The round-trip and closeness questions are answered with exact BigInteger arithmetic on the
 /// double's binary value m × 2^e (and, for round-trips, also with double.Parse). A brute-force exact search for the
-/// spec's text names the expected text in failure messages and is compared on every 16th value.
+/// spec's text names the expected text in failure messages and is compared on every 16th value. Every formatter writes
+/// chars and UTF-8 bytes, and each row checks both.
 /// </summary>
 public class NumberFormattingTests
 {
@@ -160,8 +161,11 @@ public class NumberFormattingTests
     {
         Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
         int length = NumberFormatter.Format(value, buffer);
+        Span<byte> bytes = stackalloc byte[JsonConstants.NumberBufferLength];
+        int byteLength = NumberFormatter.Format(value, bytes);
 
         Assert.Equal(expected, buffer[..length].ToString());
+        Assert.Equal(expected, Encoding.UTF8.GetString(bytes[..byteLength]));
         Assert.Equal(expected, ExpectedText(value));
     }
 
@@ -170,10 +174,14 @@ public class NumberFormattingTests
     public void SmallIntegersMatchTheirPlainDigits()
     {
         Span<char> buffer = stackalloc char[NumberFormatter.SmallIntegerDigits];
+        Span<byte> bytes = stackalloc byte[NumberFormatter.SmallIntegerDigits];
         for (uint value = 0; value < NumberFormatter.SmallIntegerLimit; value++)
         {
+            string expected = value.ToString(CultureInfo.InvariantCulture);
             int length = NumberFormatter.FormatSmallInteger(value, buffer);
-            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+            Assert.Equal(expected, buffer[..length].ToString());
+            length = NumberFormatter.FormatSmallInteger(value, bytes);
+            Assert.Equal(expected, Encoding.UTF8.GetString(bytes[..length]));
         }
     }
 
@@ -218,10 +226,14 @@ public class NumberFormattingTests
         }
 
         Span<char> buffer = stackalloc char[NumberFormatter.WholeNumberDigits];
+        Span<byte> bytes = stackalloc byte[NumberFormatter.WholeNumberDigits];
         foreach (uint value in values)
         {
+            string expected = value.ToString(CultureInfo.InvariantCulture);
             int length = NumberFormatter.FormatWholeNumber(value, buffer);
-            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+            Assert.Equal(expected, buffer[..length].ToString());
+            length = NumberFormatter.FormatWholeNumber(value, bytes);
+            Assert.Equal(expected, Encoding.UTF8.GetString(bytes[..length]));
         }
     }
 
@@ -318,10 +330,14 @@ public class NumberFormattingTests
         }
 
         Span<char> buffer = stackalloc char[NumberFormatter.SignedWholeNumberDigits];
+        Span<byte> bytes = stackalloc byte[NumberFormatter.SignedWholeNumberDigits];
         foreach (long value in values)
         {
+            string expected = value.ToString(CultureInfo.InvariantCulture);
             int length = NumberFormatter.FormatSignedWholeNumber(value, (uint)Math.Abs(value), buffer);
-            Assert.Equal(value.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+            Assert.Equal(expected, buffer[..length].ToString());
+            length = NumberFormatter.FormatSignedWholeNumber(value, (uint)Math.Abs(value), bytes);
+            Assert.Equal(expected, Encoding.UTF8.GetString(bytes[..length]));
         }
     }
 
@@ -443,13 +459,17 @@ public class NumberFormattingTests
         }
 
         Span<char> buffer = stackalloc char[JsonConstants.NumberBufferLength];
+        Span<byte> bytes = stackalloc byte[JsonConstants.NumberBufferLength];
         int checkedCount = 0;
         foreach (long value in values)
         {
             foreach (long signed in (long[])[value, -value])
             {
+                string expected = signed.ToString(CultureInfo.InvariantCulture);
                 int length = NumberFormatter.Format(signed, buffer);
-                Assert.Equal(signed.ToString(CultureInfo.InvariantCulture), buffer[..length].ToString());
+                Assert.Equal(expected, buffer[..length].ToString());
+                length = NumberFormatter.Format(signed, bytes);
+                Assert.Equal(expected, Encoding.UTF8.GetString(bytes[..length]));
                 checkedCount++;
             }
         }
@@ -1077,6 +1097,8 @@ public class NumberFormattingTests
     {
         private readonly char[] _buffer = new char[JsonConstants.NumberBufferLength];
 
+        private readonly byte[] _bytes = new byte[JsonConstants.NumberBufferLength];
+
         public long FailureCount { get; private set; }
 
         public long CloserNeighbourNotRoundTripping { get; private set; }
@@ -1090,6 +1112,13 @@ public class NumberFormattingTests
             int length = NumberFormatter.Format(value, _buffer);
             string text = new(_buffer, 0, length);
             string? problem = Problem(value, text);
+
+            // The same text as UTF-8.
+            int byteLength = NumberFormatter.Format(value, _bytes);
+            if (problem is null && !Encoding.UTF8.GetString(_bytes, 0, byteLength).Equals(text, StringComparison.Ordinal))
+            {
+                problem = "the UTF-8 bytes are not the chars' text";
+            }
 
             // (5) on a sample, the brute-force text must agree too (checks 1-4 already pin the text down).
             if (problem is null && index % BruteForceSampleStride == 0 && ExpectedText(value) != text)

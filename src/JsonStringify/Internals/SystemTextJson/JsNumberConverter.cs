@@ -50,13 +50,8 @@ internal sealed class JsNumberConverter : JsonConverter<double>
             return;
         }
 
-        Span<char> chars = stackalloc char[JsonConstants.NumberBufferLength];
-        int length = NumberFormatter.Format(value, chars);
         Span<byte> bytes = stackalloc byte[JsonConstants.NumberBufferLength];
-        for (int i = 0; i < length; i++)
-        {
-            bytes[i] = (byte)chars[i];
-        }
+        int length = NumberFormatter.Format(value, bytes);
 
         if (indented)
         {

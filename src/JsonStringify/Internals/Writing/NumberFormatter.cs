@@ -7,7 +7,10 @@ using System.Runtime.Intrinsics.X86;
 
 namespace JsonStringify.Internals;
 
-/// <summary>ECMA-262 Number::toString(x, 10) for finite doubles, written into a caller's small buffer.</summary>
+/// <summary>
+/// ECMA-262 Number::toString(x, 10) for finite doubles, written into a caller's small buffer of chars or of UTF-8 bytes
+/// (<see cref="TextUnit"/>): the text is ASCII, one unit per char in both.
+/// </summary>
 internal static class NumberFormatter
 {
     // Integers below 2^53 are exact, so their plain digits are already the shortest round-trip form.
@@ -21,13 +24,14 @@ internal static class NumberFormatter
 
     /// <summary>
     /// Writes the text of a finite <paramref name="value"/> into <paramref name="buffer"/> (at least
-    /// <see cref="JsonConstants.NumberBufferLength"/> chars) and returns its length. -0 is written as 0.
+    /// <see cref="JsonConstants.NumberBufferLength"/> units) and returns its length. -0 is written as 0.
     /// </summary>
-    public static int Format(double value, Span<char> buffer)
+    public static int Format<TUnit>(double value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         if (value == 0)
         {
-            buffer[0] = '0';
+            buffer[0] = TextUnit.Of<TUnit>('0');
             return 1;
         }
 
@@ -46,22 +50,24 @@ internal static class NumberFormatter
     public static bool IsExactInteger(double value) => Math.Abs(value) < MaxExactInteger && Math.Floor(value) == value;
 
     // Pairs of digits from a table, right to left (see WritePairs); 32-bit division while the value fits.
-    private static int FormatInteger(long value, Span<char> buffer)
+    private static int FormatInteger<TUnit>(long value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         if (value < 0)
         {
-            buffer[0] = '-';
+            buffer[0] = TextUnit.Of<TUnit>('-');
             return 1 + FormatUnsigned((ulong)-value, buffer[1..]);
         }
 
         return FormatUnsigned((ulong)value, buffer);
     }
 
-    private static int FormatUnsigned(ulong value, Span<char> buffer)
+    private static int FormatUnsigned<TUnit>(ulong value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         if (value < 10)
         {
-            buffer[0] = (char)('0' + value);
+            buffer[0] = TextUnit.Of<TUnit>((char)('0' + value));
             return 1;
         }
 
@@ -75,25 +81,18 @@ internal static class NumberFormatter
     private const uint EightDigitLimit = 100_000_000;
 
     // Writes a whole number from 1 to 10^8 - 1 and returns its length: its eight digits with their leading zeros, made
-    // by multiplying (DigitBytes), the leading zeros shifted off (they are the low bytes), and stored as eight chars,
+    // by multiplying (DigitBytes), the leading zeros shifted off (they are the low bytes), and stored as eight units,
     // of which those past the digits are '0's that later writes overwrite. The length comes from the value
     // (CountDigits), not from the digits, so that where the next write goes does not wait for the multiplications.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int UpToEightDigits(uint value, Span<char> buffer)
+    private static int UpToEightDigits<TUnit>(uint value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         Debug.Assert(value is > 0 and < EightDigitLimit && buffer.Length >= EightDigits, "room for eight digits");
         int length = CountDigits(value);
         ulong text = (DigitBytes(value) >> ((EightDigits - length) * 8)) + DigitChars;
-        StoreAsChars(text, ref MemoryMarshal.GetReference(buffer));
+        TextUnit.StoreEight(text, ref MemoryMarshal.GetReference(buffer));
         return length;
-    }
-
-    // Stores the eight bytes of text, the first in its lowest byte, as eight chars from destination on.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void StoreAsChars(ulong text, ref char destination)
-    {
-        Vector128<ushort> chars = Vector128.WidenLower(Vector128.CreateScalar(text).AsByte());
-        chars.StoreUnsafe(ref Unsafe.As<char, ushort>(ref destination));
     }
 
     // Added to DigitBytes' digits, byte by byte: '0' to each of the eight.
@@ -103,11 +102,12 @@ internal static class NumberFormatter
     public const int WholeNumberDigits = 10;
 
     /// <summary>
-    /// Writes a whole number into <paramref name="buffer"/> (at least <see cref="WholeNumberDigits"/> chars) and
+    /// Writes a whole number into <paramref name="buffer"/> (at least <see cref="WholeNumberDigits"/> units) and
     /// returns its length: up to eight digits made at once by multiplying (<see cref="UpToEightDigits"/>); nine or ten
     /// (timestamps in seconds, ids) as their one or two leading digits and then eight made the same way.
     /// </summary>
-    public static int FormatWholeNumber(uint value, Span<char> buffer)
+    public static int FormatWholeNumber<TUnit>(uint value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         if (buffer.Length < WholeNumberDigits)
         {
@@ -121,7 +121,7 @@ internal static class NumberFormatter
 
         if (value == 0)
         {
-            buffer[0] = '0';
+            buffer[0] = TextUnit.Of<TUnit>('0');
             return 1;
         }
 
@@ -129,7 +129,7 @@ internal static class NumberFormatter
         uint leading = value / EightDigitLimit;
         int leadingLength = FormatSmallInteger(leading, buffer);
         ulong trailing = DigitBytes(value - (leading * EightDigitLimit)) + DigitChars;
-        StoreAsChars(trailing, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), leadingLength));
+        TextUnit.StoreEight(trailing, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), leadingLength));
         return leadingLength + EightDigits;
     }
 
@@ -141,14 +141,15 @@ internal static class NumberFormatter
 
     /// <summary>
     /// Writes a whole number <paramref name="value"/> whose magnitude, <paramref name="magnitude"/>, is from 1 to
-    /// 10^8 - 1, sign and all, into <paramref name="buffer"/> (at least <see cref="SignedWholeNumberDigits"/> chars)
+    /// 10^8 - 1, sign and all, into <paramref name="buffer"/> (at least <see cref="SignedWholeNumberDigits"/> units)
     /// and returns its length, with no branch on its sign or its length: a '-' is stored in any case, and the digits
     /// (<see cref="UpToEightDigits"/>) go after it or over it, by the value's sign bit. Where a number's sign and
     /// length are what the last ones had, the writer's branches on them cost less; where both change at random, their
     /// mispredictions cost more (an array of signed differences of one to five digits: 8 ns a number here against 16).
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int FormatSignedWholeNumber(double value, uint magnitude, Span<char> buffer)
+    public static int FormatSignedWholeNumber<TUnit>(double value, uint magnitude, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         Debug.Assert(magnitude is > 0 and < SignedWholeNumberLimit && magnitude == Math.Abs(value), "a whole number below 10^8, not zero");
         if (buffer.Length < SignedWholeNumberDigits)
@@ -157,7 +158,7 @@ internal static class NumberFormatter
         }
 
         int negative = (int)(BitConverter.DoubleToUInt64Bits(value) >> 63);
-        buffer[0] = '-';
+        buffer[0] = TextUnit.Of<TUnit>('-');
         return negative + UpToEightDigits(magnitude, buffer[negative..]);
     }
 
@@ -169,11 +170,12 @@ internal static class NumberFormatter
 
     /// <summary>
     /// Writes a whole number below <see cref="SmallIntegerLimit"/> into <paramref name="buffer"/> (at least
-    /// <see cref="SmallIntegerDigits"/> chars) and returns its length: a digit, or pairs of digits copied as one
-    /// 32-bit move each, small enough to be inlined where numbers are written.
+    /// <see cref="SmallIntegerDigits"/> units) and returns its length: a digit, or pairs of digits copied as one
+    /// move each, small enough to be inlined where numbers are written.
     /// </summary>
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    public static int FormatSmallInteger(uint value, Span<char> buffer)
+    public static int FormatSmallInteger<TUnit>(uint value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         Debug.Assert(value < SmallIntegerLimit, "a small whole number");
         if (buffer.Length < SmallIntegerDigits)
@@ -181,10 +183,10 @@ internal static class NumberFormatter
             Throw.DestinationTooShort(nameof(buffer));
         }
 
-        ref char first = ref MemoryMarshal.GetReference(buffer);
+        ref TUnit first = ref MemoryMarshal.GetReference(buffer);
         if (value < 10)
         {
-            first = (char)('0' + value);
+            first = TextUnit.Of<TUnit>((char)('0' + value));
             return 1;
         }
 
@@ -198,7 +200,7 @@ internal static class NumberFormatter
         uint low = value - (high * 100);
         if (value < 1_000)
         {
-            first = (char)('0' + high);
+            first = TextUnit.Of<TUnit>((char)('0' + high));
             WritePair(low, ref Unsafe.Add(ref first, 1));
             return 3;
         }
@@ -208,33 +210,51 @@ internal static class NumberFormatter
         return 4;
     }
 
-    // The two digits of a pair below 100 at destination, as one 32-bit move.
+    // The two digits of a pair below 100 at destination, as one move: 32 bits of chars, or 16 of bytes.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void WritePair(uint pair, ref char destination)
+    private static void WritePair<TUnit>(uint pair, ref TUnit destination)
+        where TUnit : unmanaged
     {
         Debug.Assert(pair < 100, "a pair of digits");
+        if (TextUnit.IsByte<TUnit>())
+        {
+            ushort digitBytes = Unsafe.ReadUnaligned<ushort>(ref Unsafe.Add(ref MemoryMarshal.GetReference(DigitPairBytes), (nint)pair * 2));
+            Unsafe.WriteUnaligned(ref Unsafe.As<TUnit, byte>(ref destination), digitBytes);
+            return;
+        }
+
         ref byte pairs = ref Unsafe.As<char, byte>(ref MemoryMarshal.GetReference(DigitPairs));
         uint digits = Unsafe.ReadUnaligned<uint>(ref Unsafe.Add(ref pairs, (nint)pair * 2 * sizeof(char)));
-        Unsafe.WriteUnaligned(ref Unsafe.As<char, byte>(ref destination), digits);
+        Unsafe.WriteUnaligned(ref Unsafe.As<TUnit, byte>(ref destination), digits);
     }
 
     // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
-    // 2^53). Where SSSE3 is there and the buffer has room for seventeen chars, a value of five digits or more is
-    // written as vectors (LeadingSixteenDigits), which may write past its digits. Otherwise, a value of more than 32
-    // bits has its last eight digits split off by one 64-bit division; they and the rest are then written in 32 bits,
-    // as two chains of divisions the processor runs side by side.
-    private static void WriteDigits(ulong value, int length, Span<char> buffer)
+    // 2^53). Where SSSE3 is there and the buffer has room for seventeen units, a value of five digits or more is
+    // written as vectors (LeadingSixteenDigits, or LeadingSixteenDigitText in bytes), which may write past its digits.
+    // Otherwise, a value of more than 32 bits has its last eight digits split off by one 64-bit division; they and the
+    // rest are then written in 32 bits, as two chains of divisions the processor runs side by side.
+    private static void WriteDigits<TUnit>(ulong value, int length, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         Debug.Assert(length == CountDigits(value) && length <= buffer.Length, "the buffer holds every digit");
         Debug.Assert(value < 100_000_000_000_000_000, "at most 17 digits");
-        ref char destination = ref MemoryMarshal.GetReference(buffer);
+        ref TUnit destination = ref MemoryMarshal.GetReference(buffer);
         if (UsesDigitVectors(length) && buffer.Length > SixteenDigits)
         {
-            (Vector128<ushort> front, Vector128<ushort> back) = LeadingSixteenDigits(value, length, out char seventeenth);
-            ref ushort target = ref Unsafe.As<char, ushort>(ref destination);
-            front.StoreUnsafe(ref target);
-            back.StoreUnsafe(ref target, (nuint)Vector128<ushort>.Count);
-            Unsafe.Add(ref destination, SixteenDigits) = seventeenth;
+            char seventeenth;
+            if (TextUnit.IsByte<TUnit>())
+            {
+                TextUnit.StoreSixteen(LeadingSixteenDigitText(value, length, out seventeenth), ref destination);
+            }
+            else
+            {
+                (Vector128<ushort> front, Vector128<ushort> back) = LeadingSixteenDigits(value, length, out seventeenth);
+                ref ushort target = ref Unsafe.As<TUnit, ushort>(ref destination);
+                front.StoreUnsafe(ref target);
+                back.StoreUnsafe(ref target, (nuint)Vector128<ushort>.Count);
+            }
+
+            Unsafe.Add(ref destination, SixteenDigits) = TextUnit.Of<TUnit>(seventeenth);
             return;
         }
 
@@ -257,7 +277,7 @@ internal static class NumberFormatter
         }
         else
         {
-            destination = (char)('0' + leading);
+            destination = TextUnit.Of<TUnit>((char)('0' + leading));
         }
     }
 
@@ -282,6 +302,21 @@ internal static class NumberFormatter
         (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(value, length, out seventeenth);
         Vector128<ushort> zero = Vector128.Create((ushort)'0');
         return (Sse2.UnpackLow(tens, units) + zero, Sse2.UnpackHigh(tens, units) + zero);
+    }
+
+    // The first sixteen digits of a value of length (at most 17) digits as sixteen ASCII bytes in text order: with
+    // AVX-512 from LeadingSixteenDigitBytes, otherwise from LeadingSixteenDigitValues, a pair's tens in the low byte of
+    // its lane, which comes first in memory.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector128<byte> LeadingSixteenDigitText(ulong value, int length, out char seventeenth)
+    {
+        if (HasWideDigits)
+        {
+            return LeadingSixteenDigitBytes(value, length, out seventeenth) + Vector128.Create((byte)'0');
+        }
+
+        (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(value, length, out seventeenth);
+        return (tens | Sse2.ShiftLeftLogical(units, 8)).AsByte() + Vector128.Create((byte)'0');
     }
 
     // The first sixteen digits of a value of length (at most 17) digits, leading zeros included, as the values (not
@@ -410,26 +445,16 @@ internal static class NumberFormatter
         get => Vector512.Create((1UL << 26) - 1, (1UL << 23) - 1, (1UL << 19) - 1, (1UL << 16) - 1, (1UL << 13) - 1, (1UL << 9) - 1, (1UL << 6) - 1, (1UL << 3) - 1);
     }
 
-    // dd.dddd from the first sixteen digits (LeadingSixteenDigitBytes, or LeadingSixteenDigitValues without AVX-512),
-    // put together in registers and stored once: the sixteen digits as bytes, shuffled so that each lane before the
-    // point keeps its digit and each lane after it takes the digit one lane before, the point's lane set to '.', then
-    // widened to chars. Moving the digits already stored instead would read them back across the stores, which waits
-    // for the stores to finish (a tenth of canada's time). Returns the length, k + 1.
-    private static int WriteWithPoint(ulong significand, int k, int point, ref char destination)
+    // dd.dddd from the first sixteen digits (LeadingSixteenDigitText), put together in registers and stored once: the
+    // sixteen digits as bytes, shuffled so that each lane before the point keeps its digit and each lane after it takes
+    // the digit one lane before, the point's lane set to '.', then stored as units. Moving the digits already stored
+    // instead would read them back across the stores, which waits for the stores to finish (a tenth of canada's time).
+    // Returns the length, k + 1.
+    private static int WriteWithPoint<TUnit>(ulong significand, int k, int point, ref TUnit destination)
+        where TUnit : unmanaged
     {
         Debug.Assert(UsesDigitVectors(k) && 0 < point && point < k, "digits on both sides of the point");
-        Vector128<byte> digits;
-        char seventeenth;
-        if (HasWideDigits)
-        {
-            digits = LeadingSixteenDigitBytes(significand, k, out seventeenth) + Vector128.Create((byte)'0');
-        }
-        else
-        {
-            // A pair's tens go in the low byte of its lane, which comes first in memory.
-            (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(significand, k, out seventeenth);
-            digits = (tens | Sse2.ShiftLeftLogical(units, 8)).AsByte() + Vector128.Create((byte)'0');
-        }
+        Vector128<byte> digits = LeadingSixteenDigitText(significand, k, out char seventeenth);
 
         Vector128<sbyte> lanes = Vector128.Create((sbyte)0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
         Vector128<sbyte> pointLane = Vector128.Create((sbyte)point);
@@ -439,20 +464,19 @@ internal static class NumberFormatter
         Vector128<sbyte> from = lanes + Vector128.GreaterThan(lanes, pointLane);
         Vector128<byte> moved = Vector128.ShuffleNative(digits, from.AsByte());
         Vector128<byte> text = Vector128.ConditionalSelect(Vector128.Equals(lanes, pointLane).AsByte(), Vector128.Create((byte)'.'), moved);
-        ref ushort chars = ref Unsafe.As<char, ushort>(ref destination);
-        Vector128.WidenLower(text).StoreUnsafe(ref chars);
-        Vector128.WidenUpper(text).StoreUnsafe(ref chars, (nuint)Vector128<ushort>.Count);
+        TextUnit.StoreSixteen(text, ref destination);
 
         // Past the sixteen: the sixteenth digit moved up (or the point, after sixteen digits), then the seventeenth.
-        Unsafe.Add(ref destination, SixteenDigits) = point == SixteenDigits ? '.' : (char)digits.GetElement(SixteenDigits - 1);
-        Unsafe.Add(ref destination, SixteenDigits + 1) = seventeenth;
+        Unsafe.Add(ref destination, SixteenDigits) = TextUnit.Of<TUnit>(point == SixteenDigits ? '.' : (char)digits.GetElement(SixteenDigits - 1));
+        Unsafe.Add(ref destination, SixteenDigits + 1) = TextUnit.Of<TUnit>(seventeenth);
         return k + 1;
     }
 
     // The eight digits of a value below 10^8, leading zeros included, from destination on: two groups of four, each
     // two pairs.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static void WriteEightDigits(uint value, ref char destination)
+    private static void WriteEightDigits<TUnit>(uint value, ref TUnit destination)
+        where TUnit : unmanaged
     {
         Debug.Assert(value < 100_000_000, "eight digits");
         uint high = value / 10_000;
@@ -468,7 +492,8 @@ internal static class NumberFormatter
     // Writes all but the one or two leading digits of value, right to left from end; returns those leading digits.
     // end is the value's digit count, which the caller's buffer holds. Four digits come off per division by 10,000,
     // and their two pairs are split apart off that chain, which is half as long as with a division per pair.
-    private static uint WritePairs(uint value, int end, ref char destination)
+    private static uint WritePairs<TUnit>(uint value, int end, ref TUnit destination)
+        where TUnit : unmanaged
     {
         int i = end;
         while (value >= 10_000)
@@ -517,6 +542,10 @@ internal static class NumberFormatter
     private static ReadOnlySpan<char> DigitPairs =>
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
+    // DigitPairs as UTF-8.
+    private static ReadOnlySpan<byte> DigitPairBytes =>
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"u8;
+
     /// <summary>
     /// <see cref="Format"/> for a finite <paramref name="value"/> that <see cref="IsExactInteger"/> rejects: a number
     /// that is not whole, or one of 2^53 or more in magnitude. Number::toString writes both by their shortest digits,
@@ -524,7 +553,8 @@ internal static class NumberFormatter
     /// room past the number (<see cref="JsonConstants.NumberBufferLength"/>), so fixed-width vector moves may write
     /// beyond its end.
     /// </summary>
-    public static int FormatShortest(double value, Span<char> buffer)
+    public static int FormatShortest<TUnit>(double value, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         Debug.Assert(double.IsFinite(value) && !IsExactInteger(value), "a finite double that is not an exact integer");
         if (buffer.Length < JsonConstants.NumberBufferLength)
@@ -533,8 +563,8 @@ internal static class NumberFormatter
         }
 
         // A minus sign always goes in front, and is written over by the first digit when the value is positive.
-        ref char first = ref MemoryMarshal.GetReference(buffer);
-        first = '-';
+        ref TUnit first = ref MemoryMarshal.GetReference(buffer);
+        first = TextUnit.Of<TUnit>('-');
         int w = (int)(BitConverter.DoubleToUInt64Bits(value) >> 63);
 
         double magnitude = Math.Abs(value);
@@ -547,14 +577,15 @@ internal static class NumberFormatter
     }
 
     // The rest of FormatShortest: the shortest digits of magnitude, from ShortestDecimal, in their layout after the w
-    // chars (the sign, or none) that buffer starts with; returns the whole length. Out of line: compiled with the
+    // units (the sign, or none) that buffer starts with; returns the whole length. Out of line: compiled with the
     // profile of its own calls, it keeps ShortestDecimal's work inlined and in registers, where the writer's number
     // path, compiled with the profile of documents whose numbers are whole or have few places, lays it out as cold
     // code.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private static int WriteShortest(double magnitude, Span<char> buffer, int w)
+    private static int WriteShortest<TUnit>(double magnitude, Span<TUnit> buffer, int w)
+        where TUnit : unmanaged
     {
-        ref char first = ref MemoryMarshal.GetReference(buffer);
+        ref TUnit first = ref MemoryMarshal.GetReference(buffer);
 
         // value = 0.d1d2..dk × 10^point
         (ulong significand, int exponent, int k) = ShortestDecimal.Compute(magnitude);
@@ -564,34 +595,44 @@ internal static class NumberFormatter
         {
             // dddd000
             WriteDigits(significand, k, buffer[w..]);
-            buffer.Slice(w + k, point - k).Fill('0');
+            buffer.Slice(w + k, point - k).Fill(TextUnit.Of<TUnit>('0'));
             return w + point;
         }
 
         if (0 < point && point <= MaxPlainExponent)
         {
             // dd.dddd: put together in registers where the digits are vectors; otherwise the digits, then those after
-            // the point (fewer than 17) moved one place right as two vectors of eight chars, both read before either is
-            // written, and the point in the gap.
+            // the point (fewer than 17) moved one place right, sixteen units read before any is written (two vectors
+            // of eight chars, or one of sixteen bytes), and the point in the gap.
             if (UsesDigitVectors(k))
             {
                 return w + WriteWithPoint(significand, k, point, ref Unsafe.Add(ref first, w));
             }
 
             WriteDigits(significand, k, buffer[w..]);
-            ref ushort fraction = ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, w + point));
-            Vector128<ushort> front = Vector128.LoadUnsafe(ref fraction);
-            Vector128<ushort> back = Vector128.LoadUnsafe(ref fraction, (nuint)Vector128<ushort>.Count);
-            front.StoreUnsafe(ref fraction, 1);
-            back.StoreUnsafe(ref fraction, (nuint)Vector128<ushort>.Count + 1);
-            fraction = '.';
+            ref TUnit fraction = ref Unsafe.Add(ref first, w + point);
+            if (TextUnit.IsByte<TUnit>())
+            {
+                ref byte fractionBytes = ref Unsafe.As<TUnit, byte>(ref fraction);
+                Vector128.LoadUnsafe(ref fractionBytes).StoreUnsafe(ref fractionBytes, 1);
+            }
+            else
+            {
+                ref ushort fractionChars = ref Unsafe.As<TUnit, ushort>(ref fraction);
+                Vector128<ushort> front = Vector128.LoadUnsafe(ref fractionChars);
+                Vector128<ushort> back = Vector128.LoadUnsafe(ref fractionChars, (nuint)Vector128<ushort>.Count);
+                front.StoreUnsafe(ref fractionChars, 1);
+                back.StoreUnsafe(ref fractionChars, (nuint)Vector128<ushort>.Count + 1);
+            }
+
+            fraction = TextUnit.Of<TUnit>('.');
             return w + k + 1;
         }
 
         if (MinPlainExponent < point && point <= 0)
         {
             // 0.000dddd: "0." and six zeros, of which the digits overwrite those past the -point the layout has.
-            Vector128.LoadUnsafe(ref MemoryMarshal.GetReference(ZeroPointZeros)).StoreUnsafe(ref Unsafe.As<char, ushort>(ref Unsafe.Add(ref first, w)));
+            TextUnit.StoreEight(ZeroPointZeros, ref Unsafe.Add(ref first, w));
             w += 2 - point;
             WriteDigits(significand, k, buffer[w..]);
             return w + k;
@@ -602,7 +643,7 @@ internal static class NumberFormatter
         buffer[w] = buffer[w + 1];
         if (k > 1)
         {
-            buffer[w + 1] = '.';
+            buffer[w + 1] = TextUnit.Of<TUnit>('.');
             w += k + 1;
         }
         else
@@ -611,13 +652,13 @@ internal static class NumberFormatter
         }
 
         int power = point - 1;
-        buffer[w++] = 'e';
-        buffer[w++] = power < 0 ? '-' : '+';
+        buffer[w++] = TextUnit.Of<TUnit>('e');
+        buffer[w++] = TextUnit.Of<TUnit>(power < 0 ? '-' : '+');
         return w + FormatUnsigned((ulong)Math.Abs(power), buffer[w..]);
     }
 
-    // "0.000000" as eight UTF-16 code units: the front of a number between 10^-6 and 1.
-    private static ReadOnlySpan<ushort> ZeroPointZeros => ['0', '.', '0', '0', '0', '0', '0', '0'];
+    // "0.000000" as eight ASCII bytes, the first in the lowest: the front of a number between 10^-6 and 1.
+    private const ulong ZeroPointZeros = 0x3030_3030_3030_2E30;
 
     // A decimal of a few places and at most fifteen significant digits, recognised without ShortestDecimal: prices,
     // measurements and table data have one to three places, map coordinates six or seven (OpenStreetMap's), texture
@@ -684,9 +725,10 @@ internal static class NumberFormatter
     // Writes a decimal of seven places at most, given in units of 10^-7 and not a whole number, as Number::toString
     // does from 10^-6 on: the whole part's digits (0 below 1), the point, and the seven places with their trailing
     // zeros dropped. The places are made by multiplying, a digit to a byte in one ulong (DigitBytes), and stored as
-    // eight chars from the point's place on, the point in place of their leading zero; their trailing zeros are the
+    // eight units from the point's place on, the point in place of their leading zero; their trailing zeros are the
     // ulong's high zero bytes, counted rather than divided off. Returns the length.
-    private static int WriteFewPlaces(ulong tenMillionths, Span<char> buffer)
+    private static int WriteFewPlaces<TUnit>(ulong tenMillionths, Span<TUnit> buffer)
+        where TUnit : unmanaged
     {
         const uint places = 10_000_000;
         ulong whole = tenMillionths / places;
@@ -699,7 +741,7 @@ internal static class NumberFormatter
 
         Debug.Assert(buffer.Length >= length + 8, "room for the point and seven places");
         ulong digits = DigitBytes(fraction);
-        StoreAsChars(digits + PointAndDigitChars, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length));
+        TextUnit.StoreEight(digits + PointAndDigitChars, ref Unsafe.Add(ref MemoryMarshal.GetReference(buffer), length));
         return length + 8 - (BitOperations.LeadingZeroCount(digits) >> 3);
     }
 
