@@ -230,7 +230,7 @@ internal static class NumberFormatter
 
     // Writes the length (its CountDigits) digits of value (at most 17: a shortest significand, or a whole number below
     // 2^53). Where SSSE3 is there and the buffer has room for seventeen units, a value of five digits or more is
-    // written as vectors (LeadingSixteenDigits, or LeadingSixteenDigitText in bytes), which may write past its digits.
+    // written as vectors (LeadingSixteenDigitText), which may write past its digits.
     // Otherwise, a value of more than 32 bits has its last eight digits split off by one 64-bit division; they and the
     // rest are then written in 32 bits, as two chains of divisions the processor runs side by side.
     private static void WriteDigits<TUnit>(ulong value, int length, Span<TUnit> buffer)
@@ -241,19 +241,7 @@ internal static class NumberFormatter
         ref TUnit destination = ref MemoryMarshal.GetReference(buffer);
         if (UsesDigitVectors(length) && buffer.Length > SixteenDigits)
         {
-            char seventeenth;
-            if (TextUnit.IsByte<TUnit>())
-            {
-                TextUnit.StoreSixteen(LeadingSixteenDigitText(value, length, out seventeenth), ref destination);
-            }
-            else
-            {
-                (Vector128<ushort> front, Vector128<ushort> back) = LeadingSixteenDigits(value, length, out seventeenth);
-                ref ushort target = ref Unsafe.As<TUnit, ushort>(ref destination);
-                front.StoreUnsafe(ref target);
-                back.StoreUnsafe(ref target, (nuint)Vector128<ushort>.Count);
-            }
-
+            TextUnit.StoreSixteen(LeadingSixteenDigitText(value, length, out char seventeenth), ref destination);
             Unsafe.Add(ref destination, SixteenDigits) = TextUnit.Of<TUnit>(seventeenth);
             return;
         }
@@ -283,26 +271,10 @@ internal static class NumberFormatter
 
     private const int SixteenDigits = 16;
 
-    // Whether a value of length digits is written as vectors (LeadingSixteenDigits): where SSSE3 is there (whose byte
+    // Whether a value of length digits is written as vectors (LeadingSixteenDigitText): where SSSE3 is there (whose byte
     // shuffle WriteWithPoint takes), from five digits on (fewer are one or two pairs from the table).
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static bool UsesDigitVectors(int length) => Ssse3.IsSupported && length > 4;
-
-    // The first sixteen digits of a value of length (at most 17) digits, as sixteen chars in two vectors of eight (see
-    // LeadingSixteenDigitBytes, and LeadingSixteenDigitValues without AVX-512).
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static (Vector128<ushort> Front, Vector128<ushort> Back) LeadingSixteenDigits(ulong value, int length, out char seventeenth)
-    {
-        if (HasWideDigits)
-        {
-            Vector128<byte> text = LeadingSixteenDigitBytes(value, length, out seventeenth) + Vector128.Create((byte)'0');
-            return (Vector128.WidenLower(text), Vector128.WidenUpper(text));
-        }
-
-        (Vector128<ushort> tens, Vector128<ushort> units) = LeadingSixteenDigitValues(value, length, out seventeenth);
-        Vector128<ushort> zero = Vector128.Create((ushort)'0');
-        return (Sse2.UnpackLow(tens, units) + zero, Sse2.UnpackHigh(tens, units) + zero);
-    }
 
     // The first sixteen digits of a value of length (at most 17) digits as sixteen ASCII bytes in text order: with
     // AVX-512 from LeadingSixteenDigitBytes, otherwise from LeadingSixteenDigitValues, a pair's tens in the low byte of
