@@ -39,7 +39,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, IBufferWriter<byte> writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        return WalkInto(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
+        return WalkInto<Utf8Output, IBufferWriter<byte>>(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="stream"/>, in chunks.</summary>
@@ -61,7 +61,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, Stream stream)
     {
         ArgumentNullException.ThrowIfNull(stream);
-        return WalkInto(stream, static (output, destination) => output.WriteTo(destination), value, replacer, space);
+        return WalkInto<Utf8Output, Stream>(stream, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>Writes <c>JSON.stringify(value)</c> as chars to <paramref name="writer"/>, in chunks.</summary>
@@ -83,7 +83,7 @@ public sealed partial class JsonSerializer
     public bool Serialize(JsValue value, JsValue replacer, JsValue space, TextWriter writer)
     {
         ArgumentNullException.ThrowIfNull(writer);
-        return WalkInto(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
+        return WalkInto<TextOutput, TextWriter>(writer, static (output, destination) => output.WriteTo(destination), value, replacer, space);
     }
 
     /// <summary>
@@ -187,7 +187,7 @@ public sealed partial class JsonSerializer
     {
         try
         {
-            return WalkInto(
+            return WalkInto<Utf8Output, (ChannelWriter<ReadOnlyMemory<byte>> chunks, CancellationToken cancellationToken)>(
                 (chunks, cancellationToken),
                 static (output, destination) => output.WriteTo(destination.chunks, destination.cancellationToken),
                 value,
@@ -200,12 +200,13 @@ public sealed partial class JsonSerializer
         }
     }
 
-    // Rents a walker, points its text output at the destination, walks, and gives the walker back on every path.
-    private bool WalkInto<TDestination>(
-        TDestination destination, Action<TextOutput, TDestination> writeTo, JsValue value, JsValue replacer, JsValue space)
+    // Rents a walker, points its output at the destination, walks, and gives the walker back on every path.
+    private bool WalkInto<TOutput, TDestination>(
+        TDestination destination, Action<TOutput, TDestination> writeTo, JsValue value, JsValue replacer, JsValue space)
+        where TOutput : struct, IJsonOutput<TOutput>
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
+        Walker<TOutput> walker = WalkerPool.Rent<TOutput>();
         try
         {
             writeTo(walker.Output, destination);

@@ -100,7 +100,7 @@ public sealed partial class JsonSerializer
     public JsonElement? ToJsonElement(JsValue value, JsValue? replacer = null)
     {
         ArgumentNullException.ThrowIfNull(value);
-        Walker<TextOutput> walker = WalkerPool.Rent<TextOutput>();
+        Walker<Utf8Output> walker = WalkerPool.Rent<Utf8Output>();
         PooledBufferWriter buffer = PooledBufferWriter.Rent();
         try
         {

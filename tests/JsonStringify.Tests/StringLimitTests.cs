@@ -205,6 +205,40 @@ public class StringLimitTests
         Assert.InRange(bytes.WrittenCount, 0, 3 * (Limit + 4096));
     }
 
+    // The limit counts chars in every kind of text the UTF-8 writer encodes, as the string path does: short strings and
+    // names that are not ASCII (with escapes, pairs and unpaired surrogates), names quoted per hidden class, raw text,
+    // and gaps that are not ASCII or have half a pair (one U+FFFD each). Text of exactly the limit is written, one char
+    // less is a RangeError, through every way.
+    [Theory]
+    [InlineData("Array.from({length: 400}, (_, i) => 'é\"ж😀\\n' + i + '\\ud800ж'.repeat(i % 40))", "undefined")]
+    [InlineData("JSON.parse('[' + Array.from({length: 300}, (_, i) => '{\"имя\":\"значение ' + i + '\",\"é\\\\n😀\":[' + i + ',\"' + 'ж'.repeat(i % 70) + '\"]}').join(',') + ']')", "undefined")]
+    [InlineData("Array.from({length: 300}, (_, i) => ({['ключ' + i]: 'ж', n: i}))", "'é\\t'")]
+    [InlineData("[[JSON.rawJSON('\"жж😀\"')], {a: [[1, 'é']]}]", "'\\ude00ж\\ud83d'")]
+    public void TheLimitCountsCharsOfTextThatIsNotAscii(string script, string spaceScript)
+    {
+        using var unlimited = new Engine();
+        int length = new JsonSerializer(unlimited).SerializeToString(unlimited.Evaluate(script), null, unlimited.Evaluate(spaceScript))!.Length;
+        foreach (long limit in new long[] { length, length - 1 })
+        {
+            using Engine engine = Js.Ours(serializerOptions: new JsonSerializerOptions { MaxLength = limit });
+            var serializer = new JsonSerializer(engine, new JsonSerializerOptions { MaxLength = limit });
+            JsValue value = engine.Evaluate(script);
+            JsValue space = engine.Evaluate(spaceScript);
+            foreach (Way way in Enum.GetValues<Way>())
+            {
+                string outcome = Outcome(engine, serializer, way, value, space, script, spaceScript);
+                if (limit == length)
+                {
+                    Assert.True(outcome is "(written)" || outcome.Length == length, $"{way} at the limit: {outcome[..Math.Min(40, outcome.Length)]}");
+                }
+                else
+                {
+                    Assert.Equal(RangeError, outcome);
+                }
+            }
+        }
+    }
+
     // An array of holes, undefined, functions or symbols is all nulls, 5 chars an element, against the 2 of its
     // shortest text: the walk stops once the output passes MaxLength, as for any other value, rather than at the
     // array's end.

@@ -42,8 +42,8 @@ internal static class Throw
 
     // A caller's IBufferWriter<byte> that broke its contract: the call stops rather than ask it again and again.
     [DoesNotReturn]
-    public static void BufferWriterTooShort(object writer, int length, int sizeHint) => throw new InvalidOperationException(
-        $"The IBufferWriter<byte> ({writer.GetType()}) returned a span of {length} bytes from GetSpan({sizeHint}); "
+    public static void BufferWriterTooShort(object writer, int length, string method, int sizeHint) => throw new InvalidOperationException(
+        $"The IBufferWriter<byte> ({writer.GetType()}) returned a span of {length} bytes from {method}({sizeHint}); "
         + "it must return at least sizeHint bytes, or throw when it cannot.");
 
     // A hot helper given less room than it writes into: a bug of the caller's, which sizes the room first.

@@ -1,4 +1,5 @@
 using System.Buffers;
+using System.Diagnostics;
 using System.Threading.Channels;
 
 namespace JsonStringify.Internals;
@@ -9,8 +10,8 @@ namespace JsonStringify.Internals;
 /// </summary>
 internal sealed class ChunkSink : Utf8Sink
 {
-    // 16 KB chunks: a flushed char buffer (4K chars) encodes to at most 12 KB.
-    private const int ChunkLength = 16 * 1024;
+    // Chunks of one buffer's room, or longer where the writer asks for more (a long string's slices).
+    private const int ChunkLength = BufferLength;
 
     private byte[]? _chunk;
     private int _used;
@@ -53,15 +54,15 @@ internal sealed class ChunkSink : Utf8Sink
         _cancellationToken = default;
     }
 
-    protected override Span<byte> GetSpan(int sizeHint, int minimum)
+    // The writer writes in the chunk itself, from where its bytes end; the chunk is sent first when it has less room
+    // than the writer asks for, and one shorter than that makes way for a longer one.
+    public override byte[] NextBuffer(byte[] own, int sizeHint, out int start, out int end)
     {
         if (_chunk is not null && _chunk.Length - _used < sizeHint)
         {
             Send();
             if (_chunk is not null && _chunk.Length < sizeHint)
             {
-                // A stream's chunk serves from send to send; one shorter than the room asked for makes way for a
-                // longer one.
                 ArrayPool<byte>.Shared.Return(_chunk);
                 _chunk = null;
             }
@@ -69,10 +70,16 @@ internal sealed class ChunkSink : Utf8Sink
 
         // A chunk sent to the channel belongs to its reader, which returns it to the pool; so a new one is rented.
         _chunk ??= ArrayPool<byte>.Shared.Rent(Math.Max(ChunkLength, sizeHint));
-        return _chunk.AsSpan(_used);
+        start = _used;
+        end = _chunk.Length;
+        return _chunk;
     }
 
-    protected override void Advance(int count) => _used += count;
+    protected override void CommitCore(byte[] buffer, int start, int count)
+    {
+        Debug.Assert(buffer == _chunk && start == _used, "the writer wrote where NextBuffer told it");
+        _used += count;
+    }
 
     private void Send()
     {

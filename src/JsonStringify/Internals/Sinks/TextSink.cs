@@ -2,20 +2,13 @@ namespace JsonStringify.Internals;
 
 /// <summary>
 /// Where the text output's chars go: the <see cref="JsonWriter"/> hands its char buffer to the call's sink when it
-/// fills up, and at the end of the walk. The chunks of a string, or UTF-8 (transcoded as it goes) into a buffer writer,
-/// a stream or a channel of chunks, or a text writer. A sink sees the text in spans of a few thousand chars, so no
-/// destination ever holds the whole document in UTF-16 first. The writer knows a sink only through this class.
+/// fills up, and at the end of the walk: the chunks of a string, or a text writer. The writer knows a sink only through
+/// this class. (UTF-8 destinations take bytes from a writer of their own, through <see cref="Utf8Sink"/>.)
 /// </summary>
 internal abstract class TextSink
 {
     /// <summary>How many chars have been written to the sink in this call.</summary>
     public long Length { get; protected set; }
-
-    /// <summary>
-    /// Whether the sink takes UTF-8 that the writer makes itself (a long string, escaped) straight into its
-    /// destination, past the char buffer (<see cref="GetUtf8Span"/>, <see cref="AdvanceUtf8"/>): a UTF-8 sink does.
-    /// </summary>
-    public virtual bool TakesUtf8 => false;
 
     public void Write(ReadOnlySpan<char> chars)
     {
@@ -64,17 +57,6 @@ internal abstract class TextSink
     public virtual void Complete()
     {
     }
-
-    /// <summary>
-    /// Room for <paramref name="sizeHint"/> bytes of UTF-8 straight into the destination, or at least
-    /// <paramref name="minimum"/> (what the writer needs to move on); only where <see cref="TakesUtf8"/>. The writer
-    /// flushes its chars first, so that nothing comes out of order, and never cuts a surrogate pair between spans.
-    /// </summary>
-    public virtual Span<byte> GetUtf8Span(int sizeHint, int minimum) => throw new NotSupportedException("This sink takes chars only.");
-
-    /// <summary>The first <paramref name="bytes"/> bytes of the last UTF-8 span are written: <paramref name="chars"/>
-    /// chars of output.</summary>
-    public virtual void AdvanceUtf8(int bytes, int chars) => throw new NotSupportedException("This sink takes chars only.");
 
     /// <summary>Drops the destination and any rented buffer, whether or not the walk succeeded.</summary>
     public virtual void Release() => Length = 0;

@@ -6,7 +6,7 @@ namespace JsonStringify.Internals;
 /// per output and every call below is direct and inlinable: the text path (<see cref="TextOutput"/>) runs the same code
 /// it ran when the walker held a <see cref="JsonWriter"/>. Each output is a struct around the objects that keep its
 /// state, created once per pooled walker. An output's destination is its own business, and typed: the entry hands it to
-/// the output itself (e.g. <see cref="TextOutput.WriteTo(Stream)"/>, <see cref="Utf8JsonWriterOutput.WriteTo"/>) before
+/// the output itself (e.g. <see cref="Utf8Output.WriteTo(Stream)"/>, <see cref="Utf8JsonWriterOutput.WriteTo"/>) before
 /// the walk starts, and the walker never sees it. Nothing of the engine crosses this seam: names are strings, values
 /// strings, doubles and the literals null, true and false.
 /// </summary>

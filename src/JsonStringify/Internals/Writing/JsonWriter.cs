@@ -2,15 +2,14 @@ using System.Diagnostics;
 using System.Runtime.CompilerServices;
 using System.Runtime.InteropServices;
 using System.Runtime.Intrinsics;
-using System.Text;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
 /// The text output's writer: JSON tokens, separators and indentation as chars. Tokens go into a char buffer with a
-/// local index, which is handed to the call's <see cref="TextSink"/> when full: a UTF-8 destination transcodes it and
-/// gives it back, the string sink keeps it as a chunk of the result and gives a longer one. Number digits are formatted
-/// straight into it. It never asks the engine for anything: the walker hands it strings and doubles.
+/// local index, which is handed to the call's <see cref="TextSink"/> when full: a text writer takes its chars and gives
+/// it back, the string sink keeps it as a chunk of the result and gives a longer one. Number digits are formatted
+/// straight into it. (UTF-8 destinations have a writer of their own, <see cref="Utf8Writer"/>.) It never asks the engine for anything: the walker hands it strings and doubles.
 /// </summary>
 internal sealed partial class JsonWriter
 {
@@ -21,9 +20,6 @@ internal sealed partial class JsonWriter
     // strings go through in slices of this length.
     private const int MaxInlineString = (BufferLength - 2) / JsonConstants.MaxEscapedCharLength;
 
-    // The longest slice of a long string written straight into a UTF-8 sink (see WriteAsciiSlices).
-    private const int MaxAsciiSlice = 16384;
-
     // JSON.stringify breaks lines with a line feed (SerializeJSONObject and SerializeJSONArray: ',', LINE FEED,
     // indent).
     private const string LineBreak = "\n";
@@ -31,17 +27,6 @@ internal sealed partial class JsonWriter
     // Longer fixed texts (quoted keys, raw JSON) skip the buffer and go to the sink whole; longer indentation lines go
     // through the buffer in pieces (WriteLongLine).
     private const int MaxBufferedText = BufferLength / 2;
-
-    // How many ASCII chars in a row take a long string straight into a UTF-8 sink (see StartsWithAscii): one 512-bit
-    // vector's worth.
-    private const int AsciiLookahead = 32;
-
-    // The least room with which a slice of escaped ASCII moves on: two chars, escaped.
-    private const int AsciiProgressRoom = 2 * JsonConstants.MaxEscapedCharLength;
-
-    // The least room with which a UTF-8 sink's transcoder moves on: one code point's bytes. A destination that gives a
-    // long string less than this fails the call where it would fail through the chars.
-    private const int MinTranscodeRoom = 4;
 
     // A long string's slice into chars goes into the buffer it is in while this much room is left, escaped.
     private const int MinCharSliceRoom = 64 * JsonConstants.MaxEscapedCharLength;
@@ -800,18 +785,13 @@ internal sealed partial class JsonWriter
     }
 
     // A long string goes through in slices, never cutting a surrogate pair, and stops early once the output is past
-    // the limit, so that the limit is noticed before the output grows to an impossible size. Into a sink that takes
-    // UTF-8, a stretch of ASCII goes straight in as escaped ASCII, with the few chars that are not ASCII among it
-    // (curly quotes, dashes) encoded in place (WriteAsciiSlices), and text in another script straight in too, escaped
-    // and encoded in one pass (WriteUtf8Slices), where the processor can; elsewhere through the chars and the sink's
-    // transcoder, until the next chars are all ASCII again. Into chars, a string that needs no escaping and fits within
-    // the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
+    // the limit, so that the limit is noticed before the output grows to an impossible size. A string that needs no
+    // escaping and fits within the limit goes to the sink whole, uncopied (TextSink.WriteWhole).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteLongString(string value)
     {
         WriteChar('"');
-        bool utf8 = _sink!.TakesUtf8;
-        if (!utf8 && Length + value.Length <= _maxLength && !StringEscaper.NeedsEscaping(value))
+        if (Length + value.Length <= _maxLength && !StringEscaper.NeedsEscaping(value))
         {
             WriteWhole(value);
             WriteChar('"');
@@ -819,48 +799,10 @@ internal sealed partial class JsonWriter
         }
 
         ReadOnlySpan<char> rest = value;
-
-        // How many more chars go through the chars before the UTF-8 escaper is tried again, after it left text to them
-        // (CJK, runs of emoji): a buffer's worth, so that the sink transcodes whole buffers, not one slice at a time.
-        int charsFirst = 0;
-
-        // Whether stretches of ASCII go straight into the sink: until the sink gives less room than a slice needs (a
-        // writer of small segments), after which the rest of the string goes through the chars, as any text does.
-        bool asciiSlices = utf8;
         while (!rest.IsEmpty && !IsOverLimit)
         {
-            if (asciiSlices && StartsWithAscii(rest))
-            {
-                // The chars before go first, so that the sink gets everything in order; they end in an ASCII char
-                // (the opening quote, or an escaped slice, which never ends in half a pair). The slices stop at a
-                // surrogate or at text dense with chars that are not ASCII, which the next pass writes, and write
-                // nothing where the sink's room is too short for a slice.
-                Flush();
-                int before = rest.Length;
-                rest = WriteAsciiSlices(rest);
-                asciiSlices = rest.Length < before;
-                continue;
-            }
-
-            if (utf8 && StringEscaper.CanEscapeUtf8 && charsFirst <= 0)
-            {
-                // Escaped and encoded in one pass, after the chars before (which end as above). Where the escaper
-                // writes nothing (text it leaves to the chars), or the destination gives less room than a block
-                // takes (a writer of small segments), the next buffer's worth goes through the chars instead.
-                Flush();
-                int before = rest.Length;
-                rest = WriteUtf8Slices(rest);
-                if (rest.Length < before)
-                {
-                    continue;
-                }
-
-                charsFirst = BufferLength;
-            }
-
-            // Into chars, as long a slice as the buffer's room holds escaped, so that a buffer goes to the sink nearly
-            // full (a string sink keeps it as a chunk of the result, a UTF-8 sink transcodes it in one call); when the
-            // room is short, the next buffer's.
+            // As long a slice as the buffer's room holds escaped, so that a buffer goes to the sink nearly full (a
+            // string sink keeps it as a chunk of the result); when the room is short, the next buffer's.
             if (_buffer.Length - _pos < MinCharSliceRoom)
             {
                 Flush();
@@ -869,89 +811,8 @@ internal sealed partial class JsonWriter
             int take = StringEscaper.SliceLength(rest, (_buffer.Length - _pos) / JsonConstants.MaxEscapedCharLength);
             _pos += StringEscaper.Escape(rest[..take], _buffer.AsSpan(_pos));
             rest = rest[take..];
-            charsFirst -= take;
         }
 
         WriteChar('"');
     }
-
-    // Slices of a long string straight into a sink that takes UTF-8 as escaped ASCII (and the few chars among it that
-    // are not ASCII, encoded), until the string ends, the output is past the limit, the sink gives less room than
-    // AsciiProgressRoom, or a slice has a char that StringEscaper.EscapeAscii leaves (a surrogate, or one of many that
-    // are not ASCII): the text from there on is the caller's. Tiered like the rest of the writer, so that its optimised
-    // code inlines EscapeAscii, which code compiled at the first call does not.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReadOnlySpan<char> WriteAsciiSlices(ReadOnlySpan<char> rest)
-    {
-        TextSink sink = _sink!;
-        while (!rest.IsEmpty && !IsOverLimit)
-        {
-            // As long a slice as the sink's span holds escaped (6 bytes a char), from one of the char buffer's slices
-            // up to MaxAsciiSlice: the fewer the slices, the less the calls around each cost (licenses: 0.87 of the
-            // time of slices of 682 chars).
-            int maxBytes = MaxInlineString * JsonConstants.MaxEscapedCharLength;
-            Span<byte> bytes = sink.GetUtf8Span(maxBytes, MinTranscodeRoom);
-            if (bytes.Length < AsciiProgressRoom)
-            {
-                return rest;
-            }
-
-            int take = StringEscaper.SliceLength(rest, Math.Min(MaxAsciiSlice, bytes.Length / JsonConstants.MaxEscapedCharLength));
-            int written = StringEscaper.EscapeAscii(rest[..take], bytes, out int consumed, out int chars);
-            if (!MovePastSlice(ref rest, take, written, consumed, chars))
-            {
-                return rest;
-            }
-        }
-
-        return rest;
-    }
-
-    // Slices of a long string straight into a sink that takes UTF-8, escaped and encoded in one pass
-    // (StringEscaper.EscapeUtf8), until the string ends, the output is past the limit, the escaper stops early at a run
-    // of ASCII, at text it leaves to the chars (or for room), or the sink gives less room than the escaper needs: the
-    // caller then chooses how the rest goes on. A slice is at most a buffer's worth of chars, so that the output goes
-    // at most that far past the limit, as through the chars.
-    [MethodImpl(MethodImplOptions.NoInlining)]
-    private ReadOnlySpan<char> WriteUtf8Slices(ReadOnlySpan<char> rest)
-    {
-        TextSink sink = _sink!;
-        while (!rest.IsEmpty && !IsOverLimit)
-        {
-            int take = StringEscaper.SliceLength(rest, BufferLength);
-            Span<byte> bytes = sink.GetUtf8Span((3 * take) + StringEscaper.MinUtf8Room, MinTranscodeRoom);
-            if (bytes.Length < StringEscaper.MinUtf8Room)
-            {
-                return rest;
-            }
-
-            int written = StringEscaper.EscapeUtf8(rest[..take], bytes, out int consumed, out int chars);
-            Debug.Assert(consumed > 0 || !Utf8Transcoder.HasWideBlocks, "the room holds a block and an escape, so the 512-bit escaper moves on");
-            if (!MovePastSlice(ref rest, take, written, consumed, chars))
-            {
-                return rest;
-            }
-        }
-
-        return rest;
-    }
-
-    // After a slice of take chars of rest written straight into the sink, as written bytes for consumed chars of rest
-    // that make chars chars of output: the sink and rest move past them. False when the escaper stopped short of the
-    // slice, where the caller hands the rest back.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private bool MovePastSlice(ref ReadOnlySpan<char> rest, int take, int written, int consumed, int chars)
-    {
-        Debug.Assert(consumed <= take && take <= rest.Length, "the escaper wrote at most the slice");
-        _sink!.AdvanceUtf8(written, chars);
-        SinkChanged();
-        rest = rest[consumed..];
-        return consumed == take;
-    }
-
-    // Whether a long string's next chars go straight into a UTF-8 sink as escaped ASCII: the next AsciiLookahead (or
-    // all that are left) are ASCII. Text that is mostly not ASCII, whose ASCII comes in short stretches (spaces,
-    // punctuation), stays in the char buffer's slices, which the sink transcodes a buffer at a time.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool StartsWithAscii(ReadOnlySpan<char> rest) => Ascii.IsValid(rest[..Math.Min(rest.Length, AsciiLookahead)]);
 }

@@ -23,6 +23,90 @@ internal static partial class StringEscaper
     public static bool CanEscapeUtf8 => Utf8Transcoder.HasWideBlocks || Utf8Transcoder.HasSixteenCharBlocks;
 
     /// <summary>
+    /// The UTF-8 twin of <see cref="TryCopyShort"/>: narrows <paramref name="value"/>, of <see cref="MinShortLength"/>
+    /// to <see cref="MaxShortLength"/> chars, into <paramref name="destination"/> when all its chars are ASCII and none
+    /// needs escaping, which is then its escaped form; false when one is not (the destination then holds a partial
+    /// copy, to be written over). The destination holds at least a block's worth of bytes: the pieces are stored eight
+    /// bytes at a time, past the value's end where it is shorter.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryNarrowShort(string value, Span<byte> destination)
+    {
+        Debug.Assert(value.Length is >= MinShortLength and <= MaxShortLength, "a short value");
+        if (destination.Length < BlockLength)
+        {
+            Throw.DestinationTooShort(nameof(destination));
+        }
+
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
+        ref byte target = ref MemoryMarshal.GetReference(destination);
+        int length = value.Length;
+
+        // Two pieces that meet or overlap, as CopyShort's: 8 chars each, or 4, or 2.
+        if (length >= HalfBlockLength)
+        {
+            int last = length - HalfBlockLength;
+            return (NarrowPiece(Vector128.LoadUnsafe(ref source), ref target)
+                | NarrowPiece(Vector128.LoadUnsafe(ref source, (nuint)last), ref Unsafe.Add(ref target, last))) == 0;
+        }
+
+        if (length >= 4)
+        {
+            int last = length - 4;
+            return ((NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref source))).AsUInt16(), ref target)
+                | NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, last)))).AsUInt16(), ref Unsafe.Add(ref target, last)))
+                & 0b1111) == 0;
+        }
+
+        return ((NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref source))).AsUInt16(), ref target)
+            | NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, length - 2)))).AsUInt16(), ref Unsafe.Add(ref target, length - 2)))
+            & 0b11) == 0;
+    }
+
+    /// <summary>
+    /// The UTF-8 twin of <see cref="TryCopyMedium"/>, for a value of <see cref="MaxShortLength"/> + 1 to
+    /// <see cref="MaxMediumLength"/> chars: whole blocks narrowed, the last one reaching back over bytes already written.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool TryNarrowMedium(string value, Span<byte> destination)
+    {
+        Debug.Assert(value.Length is > MaxShortLength and <= MaxMediumLength, "a medium value");
+        if (destination.Length < value.Length)
+        {
+            Throw.DestinationTooShort(nameof(destination));
+        }
+
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
+        ref byte target = ref MemoryMarshal.GetReference(destination);
+        int lastBlock = value.Length - BlockLength;
+
+        // The last block first, as TryCopyMedium does.
+        if (NarrowBlock(ref Unsafe.Add(ref source, lastBlock), ref Unsafe.Add(ref target, lastBlock)) != 0)
+        {
+            return false;
+        }
+
+        for (int i = 0; i < lastBlock; i += BlockLength)
+        {
+            if (NarrowBlock(ref Unsafe.Add(ref source, i), ref Unsafe.Add(ref target, i)) != 0)
+            {
+                return false;
+            }
+        }
+
+        return true;
+    }
+
+    // Stores the low bytes of the first HalfBlockLength lanes of chars at target (the caller keeps as many as it
+    // loaded) and returns the mask of the lanes that need escaping or are not ASCII (bit k for lane k).
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static uint NarrowPiece(Vector128<ushort> chars, ref byte target)
+    {
+        Unsafe.WriteUnaligned(ref target, Vector128.Narrow(chars, chars).AsUInt64().ToScalar());
+        return AsciiStopMask(chars);
+    }
+
+    /// <summary>
     /// Writes the escaped contents of <paramref name="value"/>, without quotes, as UTF-8 into
     /// <paramref name="destination"/>, in blocks of 32 chars (<see cref="Utf8Transcoder.BlockLength"/>, AVX-512) or 16
     /// (AVX2), each checked for the chars JSON.stringify escapes: a block of chars below U+0800 whose escapes all have

@@ -1,28 +1,24 @@
 using System.Buffers;
 using System.Runtime.CompilerServices;
-using System.Threading.Channels;
 
 namespace JsonStringify.Internals;
 
 /// <summary>
-/// The JSON text output: every call goes straight to its <see cref="JsonWriter"/>, which hands its char buffer to the
-/// call's <see cref="TextSink"/>. The output owns one sink of each kind it can write to, reused from call to call; the
-/// entry chooses the destination of a call with one of the <c>WriteTo</c> methods before the walk starts.
+/// The JSON text output as chars: every call goes straight to its <see cref="JsonWriter"/>, which hands its char buffer
+/// to the call's <see cref="TextSink"/> (a string result's chunks, or a text writer). The output owns one sink of each
+/// kind it can write to, reused from call to call; the entry chooses the destination of a call with one of the
+/// <c>WriteTo</c> methods before the walk starts.
 /// </summary>
 internal readonly struct TextOutput : IJsonOutput<TextOutput>
 {
     private readonly JsonWriter _writer;
     private readonly StringSink _string;
-    private readonly BufferWriterSink _bufferWriter;
-    private readonly ChunkSink _chunks;
     private readonly TextWriterSink _textWriter;
 
     private TextOutput(JsonWriter writer)
     {
         _writer = writer;
         _string = new StringSink();
-        _bufferWriter = new BufferWriterSink();
-        _chunks = new ChunkSink();
         _textWriter = new TextWriterSink();
     }
 
@@ -56,17 +52,6 @@ internal readonly struct TextOutput : IJsonOutput<TextOutput>
         _writer.SetSink(_string.Start(pool));
         return _string;
     }
-
-    /// <summary>The text goes as UTF-8 into <paramref name="writer"/>.</summary>
-    public void WriteTo(IBufferWriter<byte> writer) => _writer.SetSink(_bufferWriter.Start(writer));
-
-    /// <summary>The text goes as UTF-8 into <paramref name="stream"/>, in chunks.</summary>
-    public void WriteTo(Stream stream) => _writer.SetSink(_chunks.Start(stream));
-
-    /// <summary>The text goes as UTF-8 chunks into <paramref name="channel"/>, whose reader returns them to the
-    /// pool.</summary>
-    public void WriteTo(ChannelWriter<ReadOnlyMemory<byte>> channel, CancellationToken cancellationToken) =>
-        _writer.SetSink(_chunks.Start(channel, cancellationToken));
 
     /// <summary>The text goes as chars into <paramref name="writer"/>.</summary>
     public void WriteTo(TextWriter writer) => _writer.SetSink(_textWriter.Start(writer));
