@@ -191,7 +191,7 @@ internal sealed partial class JsonWriter
         // leaves at one branch whatever its sign. A size test first would send a small positive fraction (truncated
         // below 10,000) and a negative number (whose truncation wraps far above it) opposite ways, a branch that goes
         // either way at random in arrays of doubles of random sign.
-        uint whole = Truncate(value);
+        uint whole = NumberFormatter.Truncate(value);
         if (whole == value)
         {
             // Below 10,000, the most common in documents: written here, inline in the walker whatever its profile
@@ -223,7 +223,7 @@ internal sealed partial class JsonWriter
     public void WriteErraticNumber(double value)
     {
         double magnitude = Math.Abs(value);
-        uint whole = Truncate(magnitude);
+        uint whole = NumberFormatter.Truncate(magnitude);
 
         // From 1 to 10^8 - 1 in magnitude: zero and -0 wrap to the largest uint; NaN equals nothing.
         if (whole == magnitude && whole - 1 < NumberFormatter.SignedWholeNumberLimit - 1)
@@ -237,12 +237,6 @@ internal sealed partial class JsonWriter
         WriteNumber(value);
     }
 
-    // value's whole part where it is from 0 to 2^32 - 1; any uint otherwise (NaN, infinities, the rest), which the
-    // callers tell apart by comparing it with value. The processor's own conversion to 64 bits, cut to 32: one
-    // instruction on x64, where (uint)value saturates in five.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint Truncate(double value) => (uint)double.ConvertToIntegerNative<long>(value);
-
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteWholeNumber(uint value)
     {
@@ -250,9 +244,9 @@ internal sealed partial class JsonWriter
         _pos += NumberFormatter.FormatWholeNumber(value, room);
     }
 
-    // Every number but the positive whole ones below 2^32 (negative, not whole, not finite, or larger): kept out of
-    // line as WriteEscapedString is. Most are fractions, which one test sends to the formatter's shortest digits,
-    // past its tests for zero and whole numbers. The room comes first, and a flush goes through a method of its own:
+    // Every number but the positive whole ones below 2^32 (negative, not whole, not finite, or larger), whose text the
+    // formatter chooses (NumberFormatter.FormatOther): kept out of line as WriteEscapedString is. The room comes first,
+    // and a flush goes through a method of its own:
     // where no vector register is kept across a call (x64 on Linux and macOS), a double live across Flush here would
     // be stored and read back on every number's way to the formatter.
     [MethodImpl(MethodImplOptions.NoInlining)]
@@ -264,34 +258,7 @@ internal sealed partial class JsonWriter
             return;
         }
 
-        Span<char> room = Room(JsonConstants.NumberBufferLength);
-        if (!NumberFormatter.IsExactInteger(value))
-        {
-            if (double.IsFinite(value))
-            {
-                _pos += NumberFormatter.FormatShortest(value, room);
-                return;
-            }
-
-            WriteLiteral(JsonLiteral.Null);
-            return;
-        }
-
-        // A negative whole number above -2^32 (offsets, deltas, balances, -1 for none): a sign, then its magnitude as
-        // WriteNumber writes a positive one. Zero and the positive ones below 2^32 were written by WriteNumber.
-        double negated = -value;
-        uint magnitude = Truncate(negated);
-        if (magnitude == negated)
-        {
-            Debug.Assert(value < 0, "zero and the positive whole numbers below 2^32 were written by WriteNumber");
-            room[0] = '-';
-            _pos += 1 + (magnitude < NumberFormatter.SmallIntegerLimit
-                ? NumberFormatter.FormatSmallInteger(magnitude, room[1..])
-                : NumberFormatter.FormatWholeNumber(magnitude, room[1..]));
-            return;
-        }
-
-        _pos += NumberFormatter.Format(value, room);
+        _pos += NumberFormatter.FormatOther(value, Room(JsonConstants.NumberBufferLength));
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]

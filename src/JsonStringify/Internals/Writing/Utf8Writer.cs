@@ -220,7 +220,7 @@ internal sealed class Utf8Writer
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public void WriteNumber(double value)
     {
-        uint whole = Truncate(value);
+        uint whole = NumberFormatter.Truncate(value);
         if (whole == value)
         {
             if (whole < NumberFormatter.SmallIntegerLimit)
@@ -244,7 +244,7 @@ internal sealed class Utf8Writer
     public void WriteErraticNumber(double value)
     {
         double magnitude = Math.Abs(value);
-        uint whole = Truncate(magnitude);
+        uint whole = NumberFormatter.Truncate(magnitude);
         if (whole == magnitude && whole - 1 < NumberFormatter.SignedWholeNumberLimit - 1)
         {
             Span<byte> room = Reserve(NumberFormatter.SignedWholeNumberDigits);
@@ -254,9 +254,6 @@ internal sealed class Utf8Writer
 
         WriteNumber(value);
     }
-
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static uint Truncate(double value) => (uint)double.ConvertToIntegerNative<long>(value);
 
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteWholeNumber(uint value)
@@ -274,32 +271,7 @@ internal sealed class Utf8Writer
             return;
         }
 
-        Span<byte> room = Room(JsonConstants.NumberBufferLength);
-        if (!NumberFormatter.IsExactInteger(value))
-        {
-            if (double.IsFinite(value))
-            {
-                _pos += NumberFormatter.FormatShortest(value, room);
-                return;
-            }
-
-            WriteLiteral(JsonLiteral.Null);
-            return;
-        }
-
-        double negated = -value;
-        uint magnitude = Truncate(negated);
-        if (magnitude == negated)
-        {
-            Debug.Assert(value < 0, "zero and the positive whole numbers below 2^32 were written by WriteNumber");
-            room[0] = (byte)'-';
-            _pos += 1 + (magnitude < NumberFormatter.SmallIntegerLimit
-                ? NumberFormatter.FormatSmallInteger(magnitude, room[1..])
-                : NumberFormatter.FormatWholeNumber(magnitude, room[1..]));
-            return;
-        }
-
-        _pos += NumberFormatter.Format(value, room);
+        _pos += NumberFormatter.FormatOther(value, Room(JsonConstants.NumberBufferLength));
     }
 
     [MethodImpl(MethodImplOptions.NoInlining)]
