@@ -32,8 +32,9 @@ internal sealed class Utf8Writer
     // The char scratch that escapes go through where the blocks do not take a string: a whole inline string's worth.
     private const int ScratchLength = MaxInlineString * JsonConstants.MaxEscapedCharLength;
 
-    // The room a string of MaxInlineString chars may take: 6 bytes a char, the quotes, and a block's stores past them.
-    private const int MaxStringRoom = ScratchLength + 2 + Utf8Transcoder.BlockRoom;
+    // The room a string of MaxInlineString chars may take: 6 bytes a char, the quotes, and the room past them that a
+    // block's stores (and StringEscaper.EscapeUtf8's) need.
+    private const int MaxStringRoom = ScratchLength + 2 + StringEscaper.MinUtf8Room;
 
     // Fixed texts (raw JSON, names that are not ASCII, indentation lines) longer than this go through the buffer in
     // pieces.
@@ -332,8 +333,9 @@ internal sealed class Utf8Writer
 
     // QuoteJSONString's contents of value (at most MaxInlineString chars) as UTF-8 into room; returns the bytes
     // written, and counts the extra ones. Where the 512-bit blocks are, a block of 32 chars that needs no escaping and
-    // whose surrogates are in pairs is encoded whole; the chars from the first other block on, and every string where
-    // those blocks are not, are escaped into the char scratch and transcoded.
+    // whose surrogates are in pairs is encoded whole; the chars from the first other block on go through
+    // StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves (and every string where it has
+    // neither) is escaped into the char scratch and transcoded.
     private int EncodeEscaped(ReadOnlySpan<char> value, Span<byte> room)
     {
         Debug.Assert(value.Length <= MaxInlineString && room.Length >= MaxStringRoom - 1, "an inline string, and room for it");
@@ -343,10 +345,26 @@ internal sealed class Utf8Writer
         {
             (i, w) = EncodeBlocks(value, room);
             AddExtra(w - i);
-            if (i == value.Length)
+        }
+
+        // From a block with a char to escape: escaped and encoded in one pass where the processor can, as a long
+        // string's text is.
+        while (i < value.Length && StringEscaper.CanEscapeUtf8)
+        {
+            int written = StringEscaper.EscapeUtf8(value[i..], room[w..], out int consumed, out int chars);
+            if (consumed == 0)
             {
-                return w;
+                break;
             }
+
+            AddExtra(written - chars);
+            i += consumed;
+            w += written;
+        }
+
+        if (i == value.Length)
+        {
+            return w;
         }
 
         int escaped = StringEscaper.Escape(value[i..], _scratch);
