@@ -347,7 +347,7 @@ internal sealed class Utf8Writer
             (i, w) = EncodeBlocks(value, room);
             AddExtra(w - i);
         }
-        else if (Ascii.IsValid(value))
+        else if (value[0] < 0x80 && Ascii.IsValid(value))
         {
             // ASCII with chars to escape (source lines ending in \n, quoted text): escaped into the scratch, whose
             // escapes are ASCII too, and narrowed.
