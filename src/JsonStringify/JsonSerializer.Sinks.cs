@@ -18,7 +18,9 @@ public sealed partial class JsonSerializer
 {
     /// <summary>Writes <c>JSON.stringify(value)</c> as UTF-8 to <paramref name="writer"/>.</summary>
     /// <param name="value">The value to serialize.</param>
-    /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
+    /// <param name="writer">The destination; the caller owns it and reads what was advanced. The JSON is written in the
+    /// memory its <c>GetMemory</c> returns before it is advanced, so nothing else may write to it until the call returns
+    /// (not even a nested call made from a <c>toJSON</c>).</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
     /// form.</returns>
     /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked
@@ -30,7 +32,9 @@ public sealed partial class JsonSerializer
     /// <param name="value">The value to serialize.</param>
     /// <param name="replacer">A replacer function or property list, or <see cref="JsValue.Undefined"/>.</param>
     /// <param name="space">The indentation, or <see cref="JsValue.Undefined"/> for compact output.</param>
-    /// <param name="writer">The destination; the caller owns it and reads what was advanced.</param>
+    /// <param name="writer">The destination; the caller owns it and reads what was advanced. The JSON is written in the
+    /// memory its <c>GetMemory</c> returns before it is advanced, so nothing else may write to it until the call returns
+    /// (not even a nested call made from a <c>toJSON</c>).</param>
     /// <returns><see langword="true"/> if JSON was written; <see langword="false"/> if the value has no JSON
     /// form.</returns>
     /// <exception cref="InvalidOperationException">The writer's <c>GetSpan</c> returned fewer bytes than it was asked

@@ -12,9 +12,11 @@ namespace JsonStringify.Internals;
 /// The UTF-8 output's writer: JSON tokens, separators and indentation written as UTF-8 bytes, with no UTF-16 text in
 /// between. Tokens go into a byte buffer with a local index, which the call's <see cref="Utf8Sink"/> gives: the
 /// destination's own memory where it can (<see cref="Utf8Sink.NextBuffer"/>), and it takes what was written when the
-/// buffer is full. Numbers are formatted straight into it; strings are checked and narrowed when they
-/// are ASCII and need no escaping, encoded block by block where the processor has the 512-bit blocks, and otherwise
-/// escaped into chars and transcoded. It never asks the engine for anything: the walker hands it strings and doubles.
+/// buffer is full. Numbers are formatted straight into it. Strings are checked and narrowed inline when they are ASCII
+/// and need no escaping; other strings are encoded block by block where the processor has the 512-bit blocks, escaped
+/// and encoded in one pass where it has the UTF-8 escaper's blocks (<see cref="StringEscaper.EscapeUtf8"/>), and
+/// otherwise escaped into chars and transcoded. It never asks the engine for anything: the walker hands it strings and
+/// doubles.
 /// </summary>
 /// <remarks>
 /// Limits count chars of output, as the text output's do (docs/limits.md): <see cref="Length"/> is the bytes written
@@ -334,9 +336,9 @@ internal sealed class Utf8Writer
     // QuoteJSONString's contents of value (at most MaxInlineString chars) as UTF-8 into room; returns the bytes
     // written, and counts the extra ones. Where the 512-bit blocks are, a block of 32 chars that needs no escaping and
     // whose surrogates are in pairs is encoded whole; elsewhere, a string that is all ASCII is escaped into the char
-    // scratch and narrowed (for such strings that takes 0.84 of the time StringEscaper.EscapeUtf8's 16-char blocks
-    // take). The rest goes through StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves
-    // (and everything where it has neither) is escaped into the char scratch and transcoded.
+    // scratch and narrowed, which costs such short strings less than StringEscaper.EscapeUtf8's 16-char blocks. The
+    // rest goes through StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves (and everything
+    // where it has neither) is escaped into the char scratch and transcoded.
     private int EncodeEscaped(ReadOnlySpan<char> value, Span<byte> room)
     {
         Debug.Assert(value.Length <= MaxInlineString && room.Length >= MaxStringRoom - 1, "an inline string, and room for it");
