@@ -327,7 +327,6 @@ internal sealed class Utf8Writer
 
         Span<byte> room = Reserve(MaxStringRoom);
         room[0] = (byte)'"';
-
         int written = 1 + EncodeEscaped(value, room[1..]);
         room[written] = (byte)'"';
         _pos += written + 1;
