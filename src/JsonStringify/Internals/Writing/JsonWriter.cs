@@ -9,7 +9,8 @@ namespace JsonStringify.Internals;
 /// The text output's writer: JSON tokens, separators and indentation as chars. Tokens go into a char buffer with a
 /// local index, which is handed to the call's <see cref="TextSink"/> when full: a text writer takes its chars and gives
 /// it back, the string sink keeps it as a chunk of the result and gives a longer one. Number digits are formatted
-/// straight into it. (UTF-8 destinations have a writer of their own, <see cref="Utf8Writer"/>.) It never asks the engine for anything: the walker hands it strings and doubles.
+/// straight into it. It never asks the engine for anything: the walker hands it strings and doubles. (UTF-8
+/// destinations have a writer of their own, <see cref="Utf8Writer"/>.)
 /// </summary>
 internal sealed partial class JsonWriter
 {
@@ -246,9 +247,8 @@ internal sealed partial class JsonWriter
 
     // Every number but the positive whole ones below 2^32 (negative, not whole, not finite, or larger), whose text the
     // formatter chooses (NumberFormatter.FormatOther): kept out of line as WriteEscapedString is. The room comes first,
-    // and a flush goes through a method of its own:
-    // where no vector register is kept across a call (x64 on Linux and macOS), a double live across Flush here would
-    // be stored and read back on every number's way to the formatter.
+    // and a flush goes through a method of its own: where no vector register is kept across a call (x64 on Linux and
+    // macOS), a double live across Flush here would be stored and read back on every number's way to the formatter.
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteOtherNumber(double value)
     {

@@ -153,8 +153,8 @@ internal sealed class Utf8Writer
         _sink!.Complete();
     }
 
-    /// <summary>Commits what is buffered to the sink, and goes on in the next buffer it gives.</summary>
-    public void Flush() => Flush(BufferLength);
+    // Commits what is buffered to the sink, and goes on in the next buffer it gives.
+    private void Flush() => Flush(BufferLength);
 
     // Flush, asking the sink for sizeHint bytes of room.
     private void Flush(int sizeHint)
