@@ -218,8 +218,10 @@ public class SinkTests
 
     // The UTF-8 writer's short strings and names: every length up to past two of its 32-char blocks (and past the
     // 128 chars narrowed inline), clean and with each kind of char that is not ASCII, each escape and each unpaired
-    // surrogate at every place, as values and as names (quoted per hidden class, and plain), compact and indented with
-    // a gap that is not ASCII.
+    // surrogate at every place, in ASCII and in text that mixes every width (so that a block of 16 or 32 has chars of
+    // one, two and three bytes and pairs, the halves of a block of 16 its own mixes, and a pair falls across every
+    // place a block is cut), as values and as names (quoted per hidden class, and plain), compact and indented with a
+    // gap that is not ASCII.
     [Fact]
     public void ShortStringsAndNamesAreTheUtf8OfTheString()
     {
@@ -228,16 +230,23 @@ public class SinkTests
         JsValue makeShaped = engine.Evaluate("(function (k, v) { const o = {}; o[k] = v; o.z = [v]; return JSON.parse(JSON.stringify(o)); })");
         string[] specials = ["\u00e9", "\u0416", "\u20ac", "\ud83d\ude00", "\"", "\\", "\n", "\u0001", "\ud800", "\udfff"];
         var texts = new List<string>();
+        // Every width, a pair starting at each place in turn: its cycle of six chars and a pair is seven chars long.
+        const string EveryWidth = "a\u00e9\u4e2d\ud83d\ude00b\u0416";
         foreach (int length in Enumerable.Range(0, 70).Concat([127, 128, 129, 130]))
         {
             string clean = string.Concat(Enumerable.Range(0, length).Select(i => (char)('a' + (i % 26))));
-            texts.Add(clean);
+            string mixed = string.Concat(Enumerable.Repeat(EveryWidth, (length / EveryWidth.Length) + 1))[..length];
             texts.Add(new string('\u0416', length));
-            foreach (string special in specials)
+            texts.Add(new string('\u4e2d', length));
+            foreach (string text in new[] { clean, mixed })
             {
-                for (int at = 0; at <= length; at += length > 70 ? 9 : 1)
+                texts.Add(text);
+                foreach (string special in specials)
                 {
-                    texts.Add(clean.Insert(at, special));
+                    for (int at = 0; at <= length; at += length > 70 ? 9 : 1)
+                    {
+                        texts.Add(text.Insert(at, special));
+                    }
                 }
             }
         }

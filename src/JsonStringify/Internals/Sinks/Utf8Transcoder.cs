@@ -681,6 +681,78 @@ internal static class Utf8Transcoder
         return first + EightChars + BitOperations.PopCount(secondHalf);
     }
 
+    /// <summary>The room <see cref="EncodeSixteenChars"/> needs: as far as its stores reach, the second half of a block
+    /// starting up to three bytes a char on and storing as far as a block of eight does.</summary>
+    internal const int SixteenCharRoom = (3 * EightChars) + EightCharRoom;
+
+    /// <summary>
+    /// Writes a block of sixteen chars of any width as UTF-8 at <paramref name="destination"/>, which has room for
+    /// <see cref="SixteenCharRoom"/> bytes; returns how many bytes it took. Its surrogates are all in pairs within it:
+    /// <paramref name="high"/> and <paramref name="low"/> set their lanes (all ones), every high one has its low one
+    /// next, and the last lane holds no high one. For the writer's short strings where the 512-bit blocks are not: chars
+    /// below U+0800, pairs among them or not, in one 256-bit block of 16-bit lanes; chars from U+0800 on in two halves
+    /// of eight, three bytes a char where a half has nothing else, 32-bit lanes where it has.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int EncodeSixteenChars(Vector256<ushort> block, Vector256<ushort> high, Vector256<ushort> low, ref byte destination)
+    {
+        Debug.Assert(HasSixteenCharBlocks, "only where AVX2 is");
+        ref byte shuffles = ref MemoryMarshal.GetArrayDataReference(s_shuffles);
+        Vector256<ushort> surrogates = high | low;
+        if (surrogates == Vector256<ushort>.Zero)
+        {
+            if (Vector256.LessThanAll(block, Vector256.Create((ushort)0x800)))
+            {
+                return EncodeTwoByteBlock(block, ref shuffles, ref destination);
+            }
+
+            int lower = EncodeEightCharsOfAnyWidth(block.GetLower(), ref shuffles, ref destination);
+            return lower + EncodeEightCharsOfAnyWidth(block.GetUpper(), ref shuffles, ref Unsafe.Add(ref destination, lower));
+        }
+
+        // The pairs' lanes below U+0800 (SurrogatesBelowU0800 for sixteen lanes): then every char is below U+0800 or
+        // half a pair.
+        if (Vector256.LessThanAll(Vector256.Min(block, block + Vector256.Create((ushort)0x2800)), Vector256.Create((ushort)0x800)))
+        {
+            return EncodeTwoBytesAndPairsBlock(block, default, high, low, ref shuffles, ref destination);
+        }
+
+        // A pair the halves share is encoded in place: the upper half sees the lower one's last char.
+        int first = EncodeMixedBlock(block.GetLower(), pairs: true, default, high.GetLower(), low.GetLower(), ref shuffles, ref destination);
+        return first + EncodeMixedBlock(
+            block.GetUpper(), pairs: true, block.GetLower(), high.GetUpper(), low.GetUpper(), ref shuffles, ref Unsafe.Add(ref destination, first));
+    }
+
+    // Eight chars without a surrogate: three bytes each where all are from U+0800 on (CJK), 32-bit lanes otherwise.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static int EncodeEightCharsOfAnyWidth(Vector128<ushort> block, ref byte shuffles, ref byte destination) =>
+        Vector128.GreaterThanOrEqualAll(block, Vector128.Create((ushort)0x800))
+            ? EncodeThreeByteBlock(block, ref destination)
+            : EncodeMixedBlock(block, pairs: false, default, default, default, ref shuffles, ref destination);
+
+    /// <summary>
+    /// The first <paramref name="count"/> chars at <paramref name="chars"/> (1 to 15) in a block of sixteen, the other
+    /// lanes spaces: a masked load of the whole pairs of chars, and the last char on its own where count is odd, so
+    /// that nothing past those chars is read, and no call is made, which would have a loop's variables kept in memory
+    /// across it. A space is one byte and never escaped, so its lanes cost a caller nothing to leave out.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static unsafe Vector256<ushort> LoadFirstOfSixteen(ref ushort chars, int count)
+    {
+        Debug.Assert(count is > 0 and < SixteenChars, "part of a block");
+        Vector256<ushort> block;
+        fixed (ushort* first = &chars)
+        {
+            Vector256<uint> wholePairs = Vector256.LessThan(Vector256<uint>.Indices, Vector256.Create((uint)(count / 2)));
+            block = Avx2.MaskLoad((uint*)first, wholePairs).AsUInt16();
+        }
+
+        Vector256<ushort> last = Vector256.Equals(Vector256<ushort>.Indices, Vector256.Create((ushort)(count - 1)));
+        block = Vector256.ConditionalSelect(last, Vector256.Create(Unsafe.Add(ref chars, count - 1)), block);
+        Vector256<ushort> taken = Vector256.LessThan(Vector256<ushort>.Indices, Vector256.Create((ushort)count));
+        return Vector256.ConditionalSelect(taken, block, Vector256.Create((ushort)' '));
+    }
+
     /// <summary>
     /// Writes eight chars of any width but no surrogate as UTF-8 at <paramref name="destination"/>, which has room for
     /// 32 bytes (its stores reach up to 12 bytes past the bytes written); returns how many bytes it took. For the

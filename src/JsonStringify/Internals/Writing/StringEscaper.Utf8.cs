@@ -337,7 +337,7 @@ internal static partial class StringEscaper
             int count = Math.Min(Lanes, length - i);
             Vector256<ushort> block = count == Lanes
                 ? Vector256.LoadUnsafe(ref source, (nuint)i)
-                : LoadFirstLanes(ref Unsafe.Add(ref source, i), count);
+                : Utf8Transcoder.LoadFirstOfSixteen(ref Unsafe.Add(ref source, i), count);
             int filler = Lanes - count;
             Vector256<ushort> controls = Vector256.LessThan(block, Vector256.Create((ushort)' '));
             Vector256<ushort> escaped = controls
@@ -437,26 +437,6 @@ internal static partial class StringEscaper
         consumed = i;
         chars = i + added;
         return w;
-    }
-
-    // The first count chars at chars in a 256-bit block, the other lanes spaces. A masked load of the whole pairs of
-    // chars, and the last char on its own where count is odd: nothing past those chars is read, and no call is made,
-    // which would have the loop's variables kept in memory across it.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static unsafe Vector256<ushort> LoadFirstLanes(ref ushort chars, int count)
-    {
-        Debug.Assert(count is > 0 and < 16, "part of a block");
-        Vector256<ushort> block;
-        fixed (ushort* first = &chars)
-        {
-            Vector256<uint> wholePairs = Vector256.LessThan(Vector256<uint>.Indices, Vector256.Create((uint)(count / 2)));
-            block = Avx2.MaskLoad((uint*)first, wholePairs).AsUInt16();
-        }
-
-        Vector256<ushort> last = Vector256.Equals(Vector256<ushort>.Indices, Vector256.Create((ushort)(count - 1)));
-        block = Vector256.ConditionalSelect(last, Vector256.Create(Unsafe.Add(ref chars, count - 1)), block);
-        Vector256<ushort> taken = Vector256.LessThan(Vector256<ushort>.Indices, Vector256.Create((ushort)count));
-        return Vector256.ConditionalSelect(taken, block, Vector256.Create((ushort)' '));
     }
 
     // Whether every control among a block's lanes (controls) has a short escape, and each lane's letter, which is that

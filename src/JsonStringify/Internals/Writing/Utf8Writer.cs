@@ -333,11 +333,12 @@ internal sealed class Utf8Writer
     }
 
     // QuoteJSONString's contents of value (at most MaxInlineString chars) as UTF-8 into room; returns the bytes
-    // written, and counts the extra ones. Where the 512-bit blocks are, a block of 32 chars that needs no escaping and
-    // whose surrogates are in pairs is encoded whole; elsewhere, a string that is all ASCII is escaped into the char
-    // scratch and narrowed, which costs such short strings less than StringEscaper.EscapeUtf8's 16-char blocks. The
-    // rest goes through StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves (and everything
-    // where it has neither) is escaped into the char scratch and transcoded.
+    // written, and counts the extra ones. A string that is all ASCII but where the 512-bit blocks are is escaped into
+    // the char scratch and narrowed, which costs such short strings less than StringEscaper.EscapeUtf8's 16-char
+    // blocks. Any other string goes block by block while a block needs no escaping and its surrogates are in pairs:
+    // blocks of 32 chars where the 512-bit blocks are, of 16 where AVX2 is. The rest goes through
+    // StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves (and everything where it has
+    // neither) is escaped into the char scratch and transcoded.
     private int EncodeEscaped(ReadOnlySpan<char> value, Span<byte> room)
     {
         Debug.Assert(value.Length <= MaxInlineString && room.Length >= MaxStringRoom - 1, "an inline string, and room for it");
@@ -355,6 +356,11 @@ internal sealed class Utf8Writer
             int length = StringEscaper.Escape(value, _scratch);
             NarrowAscii(_scratch.AsSpan(0, length), room);
             return length;
+        }
+        else if (Utf8Transcoder.HasSixteenCharBlocks)
+        {
+            (i, w) = EncodeSixteenCharBlocks(value, room);
+            AddExtra(w - i);
         }
 
         // The rest (from the first block the 512-bit blocks left, or the whole string without them): escaped and
@@ -482,6 +488,64 @@ internal sealed class Utf8Writer
 
             int encoded = Utf8Transcoder.EncodeBlock(block, highLanes, lowLanes, high != 0, ref Unsafe.Add(ref target, w));
             w += encoded - (Lanes - take);
+            i += take;
+        }
+
+        return (i, w);
+    }
+
+    // EncodeBlocks in blocks of sixteen chars, for processors with AVX2 but not the 512-bit blocks. The last block of
+    // fewer chars has spaces past them, one byte each, not kept; a high surrogate in the last lane waits for the next
+    // block, so that every block's pairs are whole.
+    private static (int Read, int Written) EncodeSixteenCharBlocks(ReadOnlySpan<char> value, Span<byte> room)
+    {
+        Debug.Assert(Utf8Transcoder.HasSixteenCharBlocks, "only where AVX2 is");
+        const int Lanes = Utf8Transcoder.SixteenChars;
+        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value));
+        ref byte target = ref MemoryMarshal.GetReference(room);
+        int length = value.Length;
+        int i = 0;
+        int w = 0;
+        while (i < length)
+        {
+            Debug.Assert(room.Length - w >= Utf8Transcoder.SixteenCharRoom, "the room holds a block's stores");
+            int count = Math.Min(Lanes, length - i);
+            Vector256<ushort> block = count == Lanes
+                ? Vector256.LoadUnsafe(ref source, (nuint)i)
+                : Utf8Transcoder.LoadFirstOfSixteen(ref Unsafe.Add(ref source, i), count);
+            Vector256<ushort> escaped = Vector256.LessThan(block, Vector256.Create((ushort)' '))
+                | Vector256.Equals(block, Vector256.Create((ushort)'"'))
+                | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
+            if (escaped != Vector256<ushort>.Zero)
+            {
+                break;
+            }
+
+            // The surrogates' lanes, and as masks of two bits per lane (bits 2k and 2k + 1 for lane k).
+            Vector256<ushort> kind = block & Vector256.Create((ushort)0xFC00);
+            Vector256<ushort> highLanes = Vector256.Equals(kind, Vector256.Create((ushort)0xD800));
+            Vector256<ushort> lowLanes = Vector256.Equals(kind, Vector256.Create((ushort)0xDC00));
+            uint high = highLanes.AsByte().ExtractMostSignificantBits();
+            uint low = lowLanes.AsByte().ExtractMostSignificantBits();
+            int take = count;
+            const uint LastLane = 0b11u << (2 * (Lanes - 1));
+            if ((high & LastLane) != 0 && count == Lanes)
+            {
+                // The next block starts with it; its lane becomes a space, not kept.
+                Vector256<ushort> last = Vector256.Equals(Vector256<ushort>.Indices, Vector256.Create((ushort)(Lanes - 1)));
+                block = Vector256.ConditionalSelect(last, Vector256.Create((ushort)' '), block);
+                highLanes = Vector256.AndNot(highLanes, last);
+                high &= ~LastLane;
+                take = Lanes - 1;
+            }
+
+            // Every high surrogate has a low one next, and every low one a high one before it.
+            if (high << 2 != low)
+            {
+                break;
+            }
+
+            w += Utf8Transcoder.EncodeSixteenChars(block, highLanes, lowLanes, ref Unsafe.Add(ref target, w)) - (Lanes - take);
             i += take;
         }
 
