@@ -392,8 +392,7 @@ internal static class Utf8Transcoder
                     asciiBlocks = 0;
                     if (HasSixteenCharBlocks)
                     {
-                        w += EncodeTwoByteBlock(Vector256.Create(b0, b1), ref shuffles, ref Unsafe.Add(ref bytes, w));
-                        w += EncodeTwoByteBlock(Vector256.Create(b2, b3), ref shuffles, ref Unsafe.Add(ref bytes, w));
+                        w += EncodeTwoByteBlocks(Vector256.Create(b0, b1), Vector256.Create(b2, b3), ref shuffles, ref Unsafe.Add(ref bytes, w));
                     }
                     else
                     {
@@ -653,11 +652,52 @@ internal static class Utf8Transcoder
     {
         Debug.Assert(Vector256.LessThanAll(block, Vector256.Create((ushort)0x800)), "each char takes one or two bytes");
         Vector256<short> twoBytes = Vector256.GreaterThan(block.AsInt16(), Vector256.Create((short)0x7F));
+        return StoreTwoByteLanes(TwoByteLanes(block, twoBytes), twoBytes.AsUInt16(), ref shuffles, ref destination);
+    }
+
+    // Writes two blocks of sixteen chars below U+0800 as UTF-8 at destination, which has room for 64 bytes; returns how
+    // many bytes they took. As EncodeTwoByteBlock for each, with one mask for both: packed to bytes, the masks' bits
+    // are four bytes, one per half (the first block's lower half, the second's, the first's upper half, the second's),
+    // each taken as the byte offset of its shuffle in the table (the mask shifted to bits 4 to 11, a shuffle being 16
+    // bytes), whose bits count the same.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    internal static int EncodeTwoByteBlocks(Vector256<ushort> first, Vector256<ushort> second, ref byte shuffles, ref byte destination)
+    {
+        Debug.Assert(
+            Vector256.LessThanAll(first, Vector256.Create((ushort)0x800)) && Vector256.LessThanAll(second, Vector256.Create((ushort)0x800)),
+            "each char takes one or two bytes");
+        Vector256<short> firstTwoBytes = Vector256.GreaterThan(first.AsInt16(), Vector256.Create((short)0x7F));
+        Vector256<short> secondTwoBytes = Vector256.GreaterThan(second.AsInt16(), Vector256.Create((short)0x7F));
+        uint mask = Avx2.PackSignedSaturate(firstTwoBytes, secondTwoBytes).ExtractMostSignificantBits();
+        uint firstLower = (mask << 4) & 0xFF0;
+        uint secondLower = (mask >> 4) & 0xFF0;
+        uint firstUpper = (mask >> 12) & 0xFF0;
+        uint secondUpper = (mask >> 20) & 0xFF0;
+        Vector256<byte> firstPacked = Avx2.Shuffle(
+            TwoByteLanes(first, firstTwoBytes),
+            Vector256.Create(Vector128.LoadUnsafe(ref shuffles, firstLower), Vector128.LoadUnsafe(ref shuffles, firstUpper)));
+        Vector256<byte> secondPacked = Avx2.Shuffle(
+            TwoByteLanes(second, secondTwoBytes),
+            Vector256.Create(Vector128.LoadUnsafe(ref shuffles, secondLower), Vector128.LoadUnsafe(ref shuffles, secondUpper)));
+        int atFirstUpper = EightChars + BitOperations.PopCount(firstLower);
+        int atSecond = atFirstUpper + EightChars + BitOperations.PopCount(firstUpper);
+        int atSecondUpper = atSecond + EightChars + BitOperations.PopCount(secondLower);
+        firstPacked.GetLower().StoreUnsafe(ref destination);
+        firstPacked.GetUpper().StoreUnsafe(ref destination, (nuint)atFirstUpper);
+        secondPacked.GetLower().StoreUnsafe(ref destination, (nuint)atSecond);
+        secondPacked.GetUpper().StoreUnsafe(ref destination, (nuint)atSecondUpper);
+        return atSecondUpper + EightChars + BitOperations.PopCount(secondUpper);
+    }
+
+    // Each 16-bit lane of a block below U+0800 as its UTF-8 bytes in memory order: the char where it is ASCII (its high
+    // byte not kept), else 110 and its top five bits, then 10 and its last six.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<byte> TwoByteLanes(Vector256<ushort> block, Vector256<short> twoBytes)
+    {
         Vector256<ushort> encoded = Vector256.ShiftRightLogical(block, 6)
             | Vector256.ShiftLeft(block & Vector256.Create((ushort)0x3F), 8)
             | Vector256.Create((ushort)0x80C0);
-        Vector256<byte> lanes = Avx2.BlendVariable(block.AsByte(), encoded.AsByte(), twoBytes.AsByte());
-        return StoreTwoByteLanes(lanes, twoBytes.AsUInt16(), ref shuffles, ref destination);
+        return Avx2.BlendVariable(block.AsByte(), encoded.AsByte(), twoBytes.AsByte());
     }
 
     // The 256-bit blocks' two-byte store: each 16-bit lane's first byte, then its second where twoBytes is set (all

@@ -302,17 +302,34 @@ internal static partial class StringEscaper
         int asciiBlocks = 0;
         while (i < length && w <= lastStart)
         {
-            // The common blocks first, in a loop of their own: all lanes the value's, each from ' ' to U+07FF and
+            // The common blocks first, in loops of their own: all lanes the value's, each from ' ' to U+07FF and
             // neither '"' nor '\\'. ASCII goes through the two-byte encoder too (no lane takes two bytes), counted
-            // so that a long enough run of it stops the escaper.
+            // so that a long enough run of it stops the escaper. Two blocks at a time while both are common, which
+            // halves the loop's own work and the masks' (a pair of blocks writes at most 64 bytes, less than the
+            // room lastStart leaves); then one, up to the block that is not.
+            while (length - i >= 2 * Lanes && w <= lastStart)
+            {
+                Vector256<ushort> first = Vector256.LoadUnsafe(ref source, (nuint)i);
+                Vector256<ushort> second = Vector256.LoadUnsafe(ref source, (nuint)(i + Lanes));
+                if ((OutsideCommon(first) | OutsideCommon(second)) != Vector256<ushort>.Zero)
+                {
+                    break;
+                }
+
+                int encoded = Utf8Transcoder.EncodeTwoByteBlocks(first, second, ref shuffles, ref Unsafe.Add(ref target, w));
+                asciiBlocks = encoded == 2 * Lanes ? asciiBlocks + 2 : 0;
+                w += encoded;
+                i += 2 * Lanes;
+                if (asciiBlocks >= AsciiBlocksToStop)
+                {
+                    goto Stop;
+                }
+            }
+
             while (length - i >= Lanes && w <= lastStart)
             {
                 Vector256<ushort> common = Vector256.LoadUnsafe(ref source, (nuint)i);
-                Vector256<ushort> outside = Vector256.GreaterThan(
-                        common - Vector256.Create((ushort)' '), Vector256.Create((ushort)(0x800 - ' ' - 1)))
-                    | Vector256.Equals(common, Vector256.Create((ushort)'"'))
-                    | Vector256.Equals(common, Vector256.Create((ushort)'\\'));
-                if (outside != Vector256<ushort>.Zero)
+                if (OutsideCommon(common) != Vector256<ushort>.Zero)
                 {
                     break;
                 }
@@ -438,6 +455,13 @@ internal static partial class StringEscaper
         chars = i + added;
         return w;
     }
+
+    // The lanes of a block that are not common: below ' ' or from U+0800 on, '"' or '\\'.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<ushort> OutsideCommon(Vector256<ushort> block) =>
+        Vector256.GreaterThan(block - Vector256.Create((ushort)' '), Vector256.Create((ushort)(0x800 - ' ' - 1)))
+        | Vector256.Equals(block, Vector256.Create((ushort)'"'))
+        | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
 
     // Whether every control among a block's lanes (controls) has a short escape, and each lane's letter, which is that
     // escape's letter where the lane is such a control.
