@@ -75,8 +75,11 @@ internal static class Utf8Transcoder
     private const uint LowSurrogateMark = 0x4000_0000;
 
     /// <summary>Whether the blocks of <see cref="BlockLength"/> chars, encoded at once, are there (AVX-512 VBMI2 and
-    /// CD).</summary>
-    internal static bool HasWideBlocks => Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated;
+    /// CD). A static readonly field, not a property: optimised code reads it as a constant as it imports a method, so
+    /// the branch that cannot run is dropped before the JIT inlines into it, where behind a property it inlines into
+    /// both branches first and may run out of its inlining budget before the small methods of the branch that runs.
+    /// </summary>
+    internal static readonly bool HasWideBlocks = Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated;
 
     /// <summary>
     /// Encodes <paramref name="source"/> into <paramref name="destination"/>; returns what <see cref="Utf8.FromUtf16"/>
@@ -636,8 +639,8 @@ internal static class Utf8Transcoder
     }
 
     /// <summary>Whether blocks of <see cref="SixteenChars"/> chars in 256-bit vectors are there (AVX2), for the
-    /// writer's escaper where the 512-bit blocks are not.</summary>
-    internal static bool HasSixteenCharBlocks => Avx2.IsSupported && Vector256.IsHardwareAccelerated;
+    /// writer's escaper where the 512-bit blocks are not. A field, as <see cref="HasWideBlocks"/> is.</summary>
+    internal static readonly bool HasSixteenCharBlocks = Avx2.IsSupported && Vector256.IsHardwareAccelerated;
 
     // Chars per 256-bit block: two halves of eight, each packed by a byte shuffle from the table as a 128-bit block is.
     internal const int SixteenChars = 2 * EightChars;

@@ -19,8 +19,8 @@ internal static partial class StringEscaper
     private const int MaxWideCharsPerBlock = 2;
 
     /// <summary>Whether <see cref="EscapeUtf8"/> can run here: the transcoder's 512-bit blocks, or AVX2, are
-    /// there.</summary>
-    public static bool CanEscapeUtf8 => Utf8Transcoder.HasWideBlocks || Utf8Transcoder.HasSixteenCharBlocks;
+    /// there. A field, as <see cref="Utf8Transcoder.HasWideBlocks"/> is.</summary>
+    public static readonly bool CanEscapeUtf8 = Utf8Transcoder.HasWideBlocks || Utf8Transcoder.HasSixteenCharBlocks;
 
     /// <summary>
     /// The UTF-8 twin of <see cref="TryCopyShort"/>: narrows <paramref name="value"/>, of <see cref="MinShortLength"/>

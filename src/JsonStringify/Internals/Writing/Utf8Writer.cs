@@ -321,11 +321,7 @@ internal sealed class Utf8Writer
         ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
         int length = value.Length;
         int written;
-
-        // The processor's checks themselves, not Utf8Transcoder.HasWideBlocks and HasSixteenCharBlocks: the JIT drops
-        // the branch that cannot run before it inlines, where behind a property it inlines both encoders first, and
-        // its inlining budget ran out before the writer's own small methods (Reserve, AddExtra) in this method.
-        if (Avx512Vbmi2.IsSupported && Avx512CD.IsSupported && Vector512.IsHardwareAccelerated)
+        if (Utf8Transcoder.HasWideBlocks)
         {
             if (length > Utf8Transcoder.BlockLength)
             {
@@ -342,7 +338,7 @@ internal sealed class Utf8Writer
             room[0] = (byte)'"';
             room[written + 1] = (byte)'"';
         }
-        else if (Avx2.IsSupported && Vector256.IsHardwareAccelerated)
+        else if (Utf8Transcoder.HasSixteenCharBlocks)
         {
             if (length > Utf8Transcoder.SixteenChars)
             {
