@@ -288,29 +288,37 @@ internal sealed class Utf8Writer
     public void WriteString(string value)
     {
         // Most values are short, ASCII, and need no escaping: checked and narrowed here, without a call. A value that
-        // starts with a char that is not ASCII goes to the encoder at once.
-        if (IsInlined(value) && value[0] < 0x80 && TryQuoteInline(value, Reserve(StringEscaper.MaxMediumLength + 2)))
+        // starts with a char that is not ASCII goes to the block encoder at once.
+        if (IsInlined(value))
         {
-            _pos += value.Length + 2;
-            return;
+            if (value[0] >= 0x80)
+            {
+                WriteNonAsciiString(value);
+                return;
+            }
+
+            if (TryQuoteInline(value, Reserve(StringEscaper.MaxMediumLength + 2)))
+            {
+                _pos += value.Length + 2;
+                return;
+            }
         }
 
         WriteEscapedString(value);
     }
 
-    // The rest of WriteString, kept out of line as JsonWriter's is. A string of one block (up to 32 chars where the
-    // 512-bit blocks are, 16 where AVX2 is) that needs no escaping and whose surrogates are in pairs, the common string
-    // that is not ASCII (a name, a word, a title in another script), is encoded here, in this one call; the rest of the
-    // path makes several (WriteOtherString, the ASCII check, the encoder's loop).
+    // WriteString's value of 2 to 128 chars that starts with a char that is not ASCII. One of one block (up to 32
+    // chars where the 512-bit blocks are, 16 where AVX2 is) that needs no escaping and whose surrogates are in pairs,
+    // the common string in another script (a name, a word, a title), is encoded here, in this one call; the rest of
+    // WriteEscapedString's path makes several (the encoder, its block loop).
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteEscapedString(string value)
+    private void WriteNonAsciiString(string value)
     {
-        if (value.Length > 1 && TryWriteOneBlock(value))
+        Debug.Assert(IsInlined(value) && value[0] >= 0x80, "a string of 2 to 128 chars that starts with a char that is not ASCII");
+        if (!TryWriteOneBlock(value))
         {
-            return;
+            WriteEscapedString(value);
         }
-
-        WriteOtherString(value);
     }
 
     // Writes value, of one block, quoted, when its block needs no escaping and its surrogates are in pairs; false,
@@ -423,9 +431,9 @@ internal sealed class Utf8Writer
         return Utf8Transcoder.EncodeSixteenChars(block, highLanes, lowLanes, ref target) - (Lanes - length);
     }
 
-    // The strings TryWriteOneBlock leaves: long ones, the shortest, and those with chars to escape or half a pair.
+    // The rest of WriteString, kept out of line as JsonWriter's is.
     [MethodImpl(MethodImplOptions.NoInlining)]
-    private void WriteOtherString(string value)
+    private void WriteEscapedString(string value)
     {
         if (value.Length > MaxInlineString)
         {
@@ -488,11 +496,17 @@ internal sealed class Utf8Writer
             AddExtra(w - i);
         }
 
-        // The rest (from the first block the 512-bit blocks left, or the whole string without them): escaped and
-        // encoded in one pass where the processor can, as a long string's text is.
+        // The rest (from the first block the blocks left, or the whole string without them): escaped and encoded in
+        // one pass where the processor can, as a long string's text is. Without the 512-bit blocks, a stretch of ASCII
+        // goes through the narrowing escaper, as in a long string: EscapeUtf8's blocks of 16 would take it through
+        // the two-byte encoder, and stop after four blocks of it.
         while (i < value.Length && StringEscaper.CanEscapeUtf8)
         {
-            int written = StringEscaper.EscapeUtf8(value[i..], room[w..], out int consumed, out int chars);
+            int consumed;
+            int chars;
+            int written = !Utf8Transcoder.HasWideBlocks && StartsWithAscii(value[i..])
+                ? StringEscaper.EscapeAscii(value[i..], room[w..], out consumed, out chars)
+                : StringEscaper.EscapeUtf8(value[i..], room[w..], out consumed, out chars);
             if (consumed == 0)
             {
                 break;
