@@ -322,113 +322,39 @@ internal sealed class Utf8Writer
     }
 
     // Writes value, of one block, quoted, when its block needs no escaping and its surrogates are in pairs; false,
-    // having written nothing that counts, when it does not (or when the processor has neither kind of block).
+    // having written nothing that counts, when it does not (or when the processor has neither kind of block). The
+    // blocks of EncodeEscaped, which go no further than such a block, once.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private bool TryWriteOneBlock(string value)
     {
-        ref ushort source = ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value.AsSpan()));
-        int length = value.Length;
+        int read;
         int written;
-        if (Utf8Transcoder.HasWideBlocks)
+        Span<byte> room;
+        if (Utf8Transcoder.HasWideBlocks && value.Length <= Utf8Transcoder.BlockLength)
         {
-            if (length > Utf8Transcoder.BlockLength)
-            {
-                return false;
-            }
-
-            Span<byte> room = Reserve(Utf8Transcoder.BlockRoom + 2);
-            written = EncodeOneBlockOf32(ref source, length, ref room[1]);
-            if (written < 0)
-            {
-                return false;
-            }
-
-            room[0] = (byte)'"';
-            room[written + 1] = (byte)'"';
+            room = Reserve(Utf8Transcoder.BlockRoom + 2);
+            (read, written) = EncodeBlocks(value, room[1..]);
         }
-        else if (Utf8Transcoder.HasSixteenCharBlocks)
+        else if (!Utf8Transcoder.HasWideBlocks && Utf8Transcoder.HasSixteenCharBlocks && value.Length <= Utf8Transcoder.SixteenChars)
         {
-            if (length > Utf8Transcoder.SixteenChars)
-            {
-                return false;
-            }
-
-            Span<byte> room = Reserve(Utf8Transcoder.SixteenCharRoom + 2);
-            written = EncodeOneBlockOfSixteen(ref source, length, ref room[1]);
-            if (written < 0)
-            {
-                return false;
-            }
-
-            room[0] = (byte)'"';
-            room[written + 1] = (byte)'"';
+            room = Reserve(Utf8Transcoder.SixteenCharRoom + 2);
+            (read, written) = EncodeSixteenCharBlocks(value, room[1..]);
         }
         else
         {
             return false;
         }
 
-        AddExtra(written - length);
+        if (read < value.Length)
+        {
+            return false;
+        }
+
+        room[0] = (byte)'"';
+        room[written + 1] = (byte)'"';
+        AddExtra(written - read);
         _pos += written + 2;
         return true;
-    }
-
-    // TryWriteOneBlock's block of 32, where the 512-bit blocks are: the contents of a string of length chars (at most
-    // 32) at source as UTF-8 at target, which has room for Utf8Transcoder.BlockRoom bytes; the bytes written, or -1
-    // (having written nothing that counts) where a char needs escaping or a surrogate is not in a pair.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeOneBlockOf32(ref ushort source, int length, ref byte target)
-    {
-        const int Lanes = Utf8Transcoder.BlockLength;
-        Debug.Assert(length is > 0 and <= Lanes, "one block");
-
-        // The lanes past the string's end are spaces, one byte each, not kept.
-        Vector512<ushort> block = length == Lanes
-            ? Vector512.LoadUnsafe(ref source)
-            : Utf8Transcoder.LoadFirstLanes(ref source, length, ' ');
-        Vector512<ushort> escaped = Vector512.LessThan(block, Vector512.Create((ushort)' '))
-            | Vector512.Equals(block, Vector512.Create((ushort)'"'))
-            | Vector512.Equals(block, Vector512.Create((ushort)'\\'));
-        Vector512<ushort> kind = block & Vector512.Create((ushort)0xFC00);
-        Vector512<ushort> highLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xD800));
-        Vector512<ushort> lowLanes = Vector512.Equals(kind, Vector512.Create((ushort)0xDC00));
-        ulong high = highLanes.ExtractMostSignificantBits();
-
-        // Every high surrogate has a low one next, and every low one a high one before it; so none is last.
-        if (escaped != Vector512<ushort>.Zero || high << 1 != lowLanes.ExtractMostSignificantBits())
-        {
-            return -1;
-        }
-
-        return Utf8Transcoder.EncodeBlock(block, highLanes, lowLanes, high != 0, ref target) - (Lanes - length);
-    }
-
-    // The same for a block of sixteen, where AVX2 is: a string of at most sixteen chars, and room for
-    // Utf8Transcoder.SixteenCharRoom bytes.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static int EncodeOneBlockOfSixteen(ref ushort source, int length, ref byte target)
-    {
-        const int Lanes = Utf8Transcoder.SixteenChars;
-        Debug.Assert(length is > 0 and <= Lanes, "one block");
-        Vector256<ushort> block = length == Lanes
-            ? Vector256.LoadUnsafe(ref source)
-            : Utf8Transcoder.LoadFirstOfSixteen(ref source, length);
-        Vector256<ushort> escaped = Vector256.LessThan(block, Vector256.Create((ushort)' '))
-            | Vector256.Equals(block, Vector256.Create((ushort)'"'))
-            | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
-        Vector256<ushort> kind = block & Vector256.Create((ushort)0xFC00);
-        Vector256<ushort> highLanes = Vector256.Equals(kind, Vector256.Create((ushort)0xD800));
-        Vector256<ushort> lowLanes = Vector256.Equals(kind, Vector256.Create((ushort)0xDC00));
-
-        // Every high surrogate has a low one next, and every low one a high one before it (so none is last): on masks
-        // of two bits per lane, widened so that a high one last moves past the low ones' bits rather than out.
-        if (escaped != Vector256<ushort>.Zero
-            || (ulong)highLanes.AsByte().ExtractMostSignificantBits() << 2 != lowLanes.AsByte().ExtractMostSignificantBits())
-        {
-            return -1;
-        }
-
-        return Utf8Transcoder.EncodeSixteenChars(block, highLanes, lowLanes, ref target) - (Lanes - length);
     }
 
     // The rest of WriteString, kept out of line as JsonWriter's is.
@@ -575,6 +501,7 @@ internal sealed class Utf8Writer
     // The blocks of EncodeEscaped: from the start of value, up to its first block with a char to escape or a surrogate
     // without its other half (or to its end); returns the chars read and the bytes written. A block's stores reach up to
     // Utf8Transcoder.BlockRoom past what it keeps.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (int Read, int Written) EncodeBlocks(ReadOnlySpan<char> value, Span<byte> room)
     {
         Debug.Assert(Utf8Transcoder.HasWideBlocks, "only where the 512-bit blocks are");
@@ -636,6 +563,7 @@ internal sealed class Utf8Writer
     // EncodeBlocks in blocks of sixteen chars, for processors with AVX2 but not the 512-bit blocks. The last block of
     // fewer chars has spaces past them, one byte each, not kept; a high surrogate in the last lane waits for the next
     // block, so that every block's pairs are whole.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static (int Read, int Written) EncodeSixteenCharBlocks(ReadOnlySpan<char> value, Span<byte> room)
     {
         Debug.Assert(Utf8Transcoder.HasSixteenCharBlocks, "only where AVX2 is");
