@@ -307,10 +307,10 @@ internal sealed class Utf8Writer
         WriteEscapedString(value);
     }
 
-    // WriteString's value of 2 to 128 chars that starts with a char that is not ASCII. One of one block (up to 32
-    // chars where the 512-bit blocks are, 16 where AVX2 is) that needs no escaping and whose surrogates are in pairs,
-    // the common string in another script (a name, a word, a title), is encoded here, in this one call; the rest of
-    // WriteEscapedString's path makes several (the encoder, its block loop).
+    // WriteString's value of 2 to 128 chars that starts with a char that is not ASCII. Such a value of one block (up
+    // to 32 chars where the 512-bit blocks are, 16 where AVX2 is) that needs no escaping and whose surrogates are in
+    // pairs, the common string in another script (a name, a word, a title), is encoded here, in this one call; the
+    // rest of WriteEscapedString's path makes several (the encoder, its block loop).
     [MethodImpl(MethodImplOptions.NoInlining)]
     private void WriteNonAsciiString(string value)
     {
@@ -392,8 +392,8 @@ internal sealed class Utf8Writer
     }
 
     // QuoteJSONString's contents of value (at most MaxInlineString chars) as UTF-8 into room; returns the bytes
-    // written, and counts the extra ones. A string that is all ASCII but where the 512-bit blocks are is escaped into
-    // the char scratch and narrowed, which costs such short strings less than StringEscaper.EscapeUtf8's 16-char
+    // written, and counts the extra ones. Where the 512-bit blocks are missing, a string that is all ASCII is escaped
+    // into the char scratch and narrowed, which costs such short strings less than StringEscaper.EscapeUtf8's 16-char
     // blocks. Any other string goes block by block while a block needs no escaping and its surrogates are in pairs:
     // blocks of 32 chars where the 512-bit blocks are, of 16 where AVX2 is. The rest goes through
     // StringEscaper.EscapeUtf8 where the processor has its blocks, and what it leaves (and everything where it has
