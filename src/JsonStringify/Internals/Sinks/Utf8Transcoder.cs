@@ -693,14 +693,17 @@ internal static class Utf8Transcoder
     }
 
     // Each 16-bit lane of a block below U+0800 as its UTF-8 bytes in memory order: the char where it is ASCII (its high
-    // byte not kept), else 110 and its top five bits, then 10 and its last six.
+    // byte not kept), else 110 and its top five bits, then 10 and its last six. The lesser byte of the two forms picks
+    // the right one: every byte of a lane that takes two bytes is all ones in the char's form (twoBytes or-ed in), and
+    // an ASCII char is below the 110 of its two-byte form's first byte. Cheaper than a blend on Intel's processors,
+    // where a variable blend of 256 bits is three micro-ops.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector256<byte> TwoByteLanes(Vector256<ushort> block, Vector256<short> twoBytes)
     {
         Vector256<ushort> encoded = Vector256.ShiftRightLogical(block, 6)
             | Vector256.ShiftLeft(block & Vector256.Create((ushort)0x3F), 8)
             | Vector256.Create((ushort)0x80C0);
-        return Avx2.BlendVariable(block.AsByte(), encoded.AsByte(), twoBytes.AsByte());
+        return Vector256.Min(encoded.AsByte(), (block | twoBytes.AsUInt16()).AsByte());
     }
 
     // The 256-bit blocks' two-byte store: each 16-bit lane's first byte, then its second where twoBytes is set (all

@@ -311,7 +311,7 @@ internal static partial class StringEscaper
             {
                 Vector256<ushort> first = Vector256.LoadUnsafe(ref source, (nuint)i);
                 Vector256<ushort> second = Vector256.LoadUnsafe(ref source, (nuint)(i + Lanes));
-                if ((OutsideCommon(first) | OutsideCommon(second)) != Vector256<ushort>.Zero)
+                if (OutsideCommon(first, second) != Vector256<ushort>.Zero)
                 {
                     break;
                 }
@@ -456,12 +456,38 @@ internal static partial class StringEscaper
         return w;
     }
 
-    // The lanes of a block that are not common: below ' ' or from U+0800 on, '"' or '\\'.
+    // Nonzero where a lane of the block is not common: below ' ' or from U+0800 on, '"' or '\\'. Below ' ' or from
+    // U+0800 on is above 0x7DF once ' ' is taken off (wrapping below it), which a saturating subtraction of 0x7DF
+    // leaves nonzero.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static Vector256<ushort> OutsideCommon(Vector256<ushort> block) =>
-        Vector256.GreaterThan(block - Vector256.Create((ushort)' '), Vector256.Create((ushort)(0x800 - ' ' - 1)))
-        | Vector256.Equals(block, Vector256.Create((ushort)'"'))
-        | Vector256.Equals(block, Vector256.Create((ushort)'\\'));
+        Avx2.SubtractSaturate(block - Vector256.Create((ushort)' '), Vector256.Create((ushort)(0x800 - ' ' - 1)))
+        | QuoteOrBackslash(block);
+
+    // The same for two blocks, their ranges checked at once on the larger of each pair of lanes.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<ushort> OutsideCommon(Vector256<ushort> first, Vector256<ushort> second) =>
+        Avx2.SubtractSaturate(
+            Avx2.Max(first - Vector256.Create((ushort)' '), second - Vector256.Create((ushort)' ')),
+            Vector256.Create((ushort)(0x800 - ' ' - 1)))
+        | QuoteOrBackslash(first)
+        | QuoteOrBackslash(second);
+
+    // All ones in the lanes that hold '"' or '\\', and in some that are already not common (NUL, and chars from U+0800
+    // on whose two bytes are each 0x00, 0x22 or 0x5C): a byte shuffle gives each byte below 0x80 the one of 0x22 and
+    // 0x5C with its low four bits, or 0, and a lane is set where both its bytes equal what they were given.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static Vector256<ushort> QuoteOrBackslash(Vector256<ushort> block) =>
+        Vector256.Equals(block, Avx2.Shuffle(QuoteAndBackslashByLowBits, block.AsByte()).AsUInt16());
+
+    // '"' at index 2 and '\\' at 0xC, in each half: the bytes that QuoteOrBackslash's shuffle gives.
+    private static Vector256<byte> QuoteAndBackslashByLowBits
+    {
+        [MethodImpl(MethodImplOptions.AggressiveInlining)]
+        get => Vector256.Create(
+            (byte)0, 0, (byte)'"', 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte)'\\', 0, 0, 0,
+            0, 0, (byte)'"', 0, 0, 0, 0, 0, 0, 0, 0, 0, (byte)'\\', 0, 0, 0);
+    }
 
     // Whether every control among a block's lanes (controls) has a short escape, and each lane's letter, which is that
     // escape's letter where the lane is such a control.
