@@ -83,6 +83,40 @@ public class AsciiEscaperTests
         }
     }
 
+    [Fact]
+    public void SuitsTheTextItWritesFrom()
+    {
+        // SuitsEscapeAscii, the writer's choice of this pass, says yes exactly where the 16 chars from the start (or all,
+        // if fewer) have at most MaxOthersPerBlock that are not ASCII and the first is not a surrogate; and then the pass
+        // writes at least the first char. Every count of such chars from none to six, first or not, each kind, in texts
+        // of 1 to 40 chars.
+        char[] others = ['\u00E9', '\u2019', '\uD83D', '\uDE00', '\uFFFF'];
+        var random = new Random(7);
+        Assert.False(StringEscaper.SuitsEscapeAscii([]));
+        for (int length = 1; length <= 40; length++)
+        {
+            for (int count = 0; count <= 6; count++)
+            {
+                for (int round = 0; round < 20; round++)
+                {
+                    char[] text = [.. Enumerable.Range(0, length).Select(k => (char)('a' + (k % 26)))];
+                    foreach (int place in Enumerable.Range(0, Math.Min(length, 16)).OrderBy(_ => random.Next()).Take(count))
+                    {
+                        text[place] = others[random.Next(others.Length)];
+                    }
+
+                    int notAscii = text.Take(16).Count(c => c >= 0x80);
+                    bool suits = notAscii <= StringEscaper.MaxOthersPerBlock && !char.IsSurrogate(text[0]);
+                    Assert.Equal(suits, StringEscaper.SuitsEscapeAscii(text));
+                    if (suits)
+                    {
+                        Assert.True(Consumed(text) > 0, $"the pass writes from {new string(text)}");
+                    }
+                }
+            }
+        }
+    }
+
     // A pair, and each half alone (by index: a theory's strings with a surrogate alone do not reach the test intact).
     private static readonly string[] s_surrogates = ["\uD83D\uDE00", "\uD83D", "\uDE00"];
 

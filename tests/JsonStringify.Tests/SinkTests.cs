@@ -110,10 +110,11 @@ public class SinkTests
         }
     }
 
-    // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII up to a char
-    // that is not ASCII, and from there through the chars and the transcoder until the next 32 chars are ASCII. Around
-    // one and two slices, with each kind of char that needs escaping or is not ASCII near the cuts, text before and
-    // after it in the writer's buffer, and strings that are mostly not ASCII.
+    // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII, a few chars
+    // that are not ASCII among it, up to a block of 16 with more of them than that, and from there through the UTF-8
+    // escaper (or the chars and the transcoder) until the next 16 chars are that sparse again. Around one and two
+    // slices, with each kind of char that needs escaping or is not ASCII near the cuts, text before and after it in the
+    // writer's buffer, strings that are mostly not ASCII, and prose around the density that changes the way.
     [Theory]
     [MemberData(nameof(Sinks))]
     public void LongStringsAreTheUtf8OfTheString(Sink sink)
@@ -184,12 +185,35 @@ public class SinkTests
             Check(string.Concat(Enumerable.Repeat(new string('\u0416', run) + "\n", 4000 / run)));
         }
 
-        // ASCII stretches of every length around the 32 chars that take a string back into the sink as ASCII, between
-        // chars that are not ASCII (one, or a pair) and escapes.
-        foreach (int stretch in new[] { 30, 31, 32, 33, 34, 100 })
+        // ASCII stretches of every length around the 32 chars of two blocks of 16 and the 64 after which the UTF-8
+        // escaper stops for ASCII, between chars that are not ASCII (one, or a pair) and escapes.
+        foreach (int stretch in new[] { 14, 15, 16, 17, 30, 31, 32, 33, 34, 62, 63, 64, 65, 66, 100 })
         {
             Check(string.Concat(Enumerable.Repeat("\u00e9" + new string('a', stretch), 3000 / stretch)));
             Check(string.Concat(Enumerable.Repeat("\ud83d\ude00" + new string('a', stretch - 1) + "\n", 3000 / stretch)));
+        }
+
+        // Prose: blocks of 16 with three to six chars that are not ASCII (the ASCII escaper takes up to four in a block
+        // in place), each kind of them, spread out or together, first in the block or not, with an escape or not.
+        foreach (int others in new[] { 3, 4, 5, 6 })
+        {
+            foreach (string other in new[] { "\u00e9", "\u2019", "\ud83d\ude00" })
+            {
+                foreach (bool together in new[] { false, true })
+                {
+                    var block = new StringBuilder();
+                    for (int k = 0; k < 16; k++)
+                    {
+                        bool isOther = together ? k < others : k % (16 / others) == 0 && k / (16 / others) < others;
+                        block.Append(isOther ? other : ((char)('a' + k)).ToString());
+                    }
+
+                    string prose = string.Concat(Enumerable.Repeat(block.ToString(), 100));
+                    Check(prose);
+                    Check("xy" + prose);
+                    Check(prose.Insert(901, "\"").Insert(300, "\n").Insert(7, "\\"));
+                }
+            }
         }
 
         // Several escapes in one block, and a char that is not ASCII right after escapes in the same block.

@@ -987,6 +987,34 @@ internal static partial class StringEscaper
     /// </summary>
     public const int MaxOthersPerBlock = 4;
 
+    /// <summary>
+    /// Whether <see cref="EscapeAscii"/> suits the text at the start of <paramref name="value"/>: its first char is not
+    /// a surrogate, and at most <see cref="MaxOthersPerBlock"/> of its first 16 chars (or of all, where it has fewer)
+    /// are not ASCII. Then EscapeAscii writes at least that char, and goes on while the text stays as sparse; denser
+    /// text goes faster through <see cref="EscapeUtf8"/>.
+    /// </summary>
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    public static bool SuitsEscapeAscii(ReadOnlySpan<char> value)
+    {
+        if (value.IsEmpty || char.IsSurrogate(value[0]))
+        {
+            return false;
+        }
+
+        if (value.Length >= BlockLength)
+        {
+            return OthersInBlock(ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value))) <= MaxOthersPerBlock;
+        }
+
+        int others = 0;
+        foreach (char c in value)
+        {
+            others += c >= 0x80 ? 1 : 0;
+        }
+
+        return others <= MaxOthersPerBlock;
+    }
+
     // How many of the BlockLength chars at source are not ASCII.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     private static int OthersInBlock(ref ushort source)

@@ -45,9 +45,6 @@ internal sealed class Utf8Writer
     // The longest slice of a long string: at most this many chars go past the limit before it is noticed.
     private const int MaxSlice = 16 * 1024;
 
-    // How many ASCII chars in a row make a long string's next slice go to StringEscaper.EscapeAscii.
-    private const int AsciiLookahead = 32;
-
     // Quoted names up to this length (with the quotes and the colon) are narrowed inline.
     private const int MaxInlineName = 32;
 
@@ -424,13 +421,13 @@ internal sealed class Utf8Writer
 
         // The rest (from the first block the blocks left, or the whole string without them): escaped and encoded in
         // one pass where the processor can, as a long string's text is. Without the 512-bit blocks, a stretch of ASCII
-        // goes through the narrowing escaper, as in a long string: EscapeUtf8's blocks of 16 would take it through
-        // the two-byte encoder, and stop after four blocks of it.
+        // with at most a few other chars among it goes through the narrowing escaper, as in a long string: EscapeUtf8's
+        // blocks of 16 would take its ASCII through the two-byte encoder, and each block with another char by itself.
         while (i < value.Length && StringEscaper.CanEscapeUtf8)
         {
             int consumed;
             int chars;
-            int written = !Utf8Transcoder.HasWideBlocks && StartsWithAscii(value[i..])
+            int written = !Utf8Transcoder.HasWideBlocks && StringEscaper.SuitsEscapeAscii(value[i..])
                 ? StringEscaper.EscapeAscii(value[i..], room[w..], out consumed, out chars)
                 : StringEscaper.EscapeUtf8(value[i..], room[w..], out consumed, out chars);
             if (consumed == 0)
@@ -991,7 +988,7 @@ internal sealed class Utf8Writer
             int consumed = 0;
             int written = 0;
             int chars = 0;
-            if (StartsWithAscii(rest))
+            if (StringEscaper.SuitsEscapeAscii(rest))
             {
                 written = StringEscaper.EscapeAscii(rest[..take], room, out consumed, out chars);
             }
@@ -1023,9 +1020,4 @@ internal sealed class Utf8Writer
 
         WriteByte((byte)'"');
     }
-
-    // Whether a long string's next chars go to StringEscaper.EscapeAscii: the next AsciiLookahead (or all that are left)
-    // are ASCII.
-    [MethodImpl(MethodImplOptions.AggressiveInlining)]
-    private static bool StartsWithAscii(ReadOnlySpan<char> rest) => Ascii.IsValid(rest[..Math.Min(rest.Length, AsciiLookahead)]);
 }
