@@ -112,7 +112,7 @@ public class SinkTests
 
     // Into UTF-8, a long string (over 682 chars: the writer's slices) goes straight in as escaped ASCII, a few chars
     // that are not ASCII among it, up to a block of 16 with more of them than that, and from there through the UTF-8
-    // escaper (or the chars and the transcoder) until the next 16 chars are that sparse again. Around one and two
+    // escaper (or the chars and the transcoder) until that leaves text as sparse as that again. Around one and two
     // slices, with each kind of char that needs escaping or is not ASCII near the cuts, text before and after it in the
     // writer's buffer, strings that are mostly not ASCII, and prose around the density that changes the way.
     [Theory]

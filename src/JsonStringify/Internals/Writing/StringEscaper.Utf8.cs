@@ -42,26 +42,69 @@ internal static partial class StringEscaper
         ref byte target = ref MemoryMarshal.GetReference(destination);
         int length = value.Length;
 
-        // Two pieces that meet or overlap, as CopyShort's: 8 chars each, or 4, or 2.
+        // Two pieces that meet or overlap, as CopyShort's: 8 chars each, or 4, or 2. With SSE2 both go into one vector,
+        // saturated, and their bytes are checked at once, as NarrowBlock's are; each piece is stored where it goes.
         if (length >= HalfBlockLength)
         {
             int last = length - HalfBlockLength;
-            return (NarrowPiece(Vector128.LoadUnsafe(ref source), ref target)
-                | NarrowPiece(Vector128.LoadUnsafe(ref source, (nuint)last), ref Unsafe.Add(ref target, last))) == 0;
+            Vector128<ushort> head = Vector128.LoadUnsafe(ref source);
+            Vector128<ushort> tail = Vector128.LoadUnsafe(ref source, (nuint)last);
+            if (Sse2.IsSupported)
+            {
+                Vector128<byte> bytes = Sse2.PackUnsignedSaturate(head.AsInt16(), tail.AsInt16());
+                Unsafe.WriteUnaligned(ref target, bytes.AsUInt64().ToScalar());
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, last), bytes.AsUInt64().GetElement(1));
+                bool clean = AreClean(bytes, BlockLength);
+                Debug.Assert(clean == ((AsciiStopMask(head) | AsciiStopMask(tail)) == 0), "the bytes stop where the chars do");
+                return clean;
+            }
+
+            return (NarrowPiece(head, ref target) | NarrowPiece(tail, ref Unsafe.Add(ref target, last))) == 0;
         }
 
         if (length >= 4)
         {
             int last = length - 4;
-            return ((NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref source))).AsUInt16(), ref target)
-                | NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, last)))).AsUInt16(), ref Unsafe.Add(ref target, last)))
+            Vector128<ushort> pieces = Vector128.Create(
+                Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref source)),
+                Unsafe.ReadUnaligned<ulong>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, last)))).AsUInt16();
+            if (Sse2.IsSupported)
+            {
+                Vector128<byte> bytes = Sse2.PackUnsignedSaturate(pieces.AsInt16(), pieces.AsInt16());
+                Unsafe.WriteUnaligned(ref target, bytes.AsUInt32().ToScalar());
+                Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, last), bytes.AsUInt32().GetElement(1));
+                bool clean = AreClean(bytes, HalfBlockLength);
+                Debug.Assert(clean == (AsciiStopMask(pieces) == 0), "the bytes stop where the chars do");
+                return clean;
+            }
+
+            return ((NarrowPiece(Vector128.CreateScalarUnsafe(pieces.AsUInt64().ToScalar()).AsUInt16(), ref target)
+                | NarrowPiece(Vector128.CreateScalarUnsafe(pieces.AsUInt64().GetElement(1)).AsUInt16(), ref Unsafe.Add(ref target, last)))
                 & 0b1111) == 0;
         }
 
-        return ((NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref source))).AsUInt16(), ref target)
-            | NarrowPiece(Vector128.CreateScalarUnsafe(Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, length - 2)))).AsUInt16(), ref Unsafe.Add(ref target, length - 2)))
+        Vector128<ushort> pair = Vector128.CreateScalar(
+            Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref source))
+            | ((ulong)Unsafe.ReadUnaligned<uint>(ref Unsafe.As<ushort, byte>(ref Unsafe.Add(ref source, length - 2))) << 32)).AsUInt16();
+        if (Sse2.IsSupported)
+        {
+            Vector128<byte> bytes = Sse2.PackUnsignedSaturate(pair.AsInt16(), pair.AsInt16());
+            Unsafe.WriteUnaligned(ref target, bytes.AsUInt16().ToScalar());
+            Unsafe.WriteUnaligned(ref Unsafe.Add(ref target, length - 2), bytes.AsUInt16().GetElement(1));
+            bool clean = AreClean(bytes, 4);
+            Debug.Assert(clean == ((AsciiStopMask(pair) & 0b1111) == 0), "the bytes stop where the chars do");
+            return clean;
+        }
+
+        return ((NarrowPiece(Vector128.CreateScalarUnsafe(pair.AsUInt32().ToScalar()).AsUInt16(), ref target)
+            | NarrowPiece(Vector128.CreateScalarUnsafe(pair.AsUInt32().GetElement(1)).AsUInt16(), ref Unsafe.Add(ref target, length - 2)))
             & 0b11) == 0;
     }
+
+    // Whether the first count bytes of a short value's saturated pieces are clean: ByteStops finds none among them.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool AreClean(Vector128<byte> bytes, int count) =>
+        (ByteStops(bytes.AsSByte()) & (uint)((1 << count) - 1)) == 0;
 
     /// <summary>
     /// The UTF-8 twin of <see cref="TryCopyMedium"/>, for a value of <see cref="MaxShortLength"/> + 1 to
