@@ -177,7 +177,7 @@ internal static partial class StringEscaper
                 {
                     grown += EscapeAsciiOne(c, ref Unsafe.Add(ref output, at + grown)) - 1;
                 }
-                else if (char.IsSurrogate((char)c) || OthersInBlock(ref Unsafe.Add(ref run, at)) > MaxOthersPerBlock)
+                else if (!TakesInPlace(ref Unsafe.Add(ref run, at)))
                 {
                     // Left to the caller, as the blocks below leave it.
                     consumed = i + at;
@@ -211,7 +211,7 @@ internal static partial class StringEscaper
 
             ushort c = Unsafe.Add(ref source, i);
             Debug.Assert(c >= 0x80, "the blocks write every ASCII char");
-            if (char.IsSurrogate((char)c) || OthersInBlock(ref Unsafe.Add(ref source, i)) > MaxOthersPerBlock)
+            if (!TakesInPlace(ref Unsafe.Add(ref source, i)))
             {
                 consumed = i;
                 chars = w - extraBytes;
@@ -996,14 +996,14 @@ internal static partial class StringEscaper
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
     public static bool SuitsEscapeAscii(ReadOnlySpan<char> value)
     {
+        if (value.Length >= BlockLength)
+        {
+            return TakesInPlace(ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value)));
+        }
+
         if (value.IsEmpty || char.IsSurrogate(value[0]))
         {
             return false;
-        }
-
-        if (value.Length >= BlockLength)
-        {
-            return OthersInBlock(ref Unsafe.As<char, ushort>(ref MemoryMarshal.GetReference(value))) <= MaxOthersPerBlock;
         }
 
         int others = 0;
@@ -1014,6 +1014,12 @@ internal static partial class StringEscaper
 
         return others <= MaxOthersPerBlock;
     }
+
+    // Whether EscapeAscii writes the char at source, with a block's worth of chars from it on, in place: it is not a
+    // surrogate, and at most MaxOthersPerBlock of the BlockLength chars from it on are not ASCII.
+    [MethodImpl(MethodImplOptions.AggressiveInlining)]
+    private static bool TakesInPlace(ref ushort source) =>
+        !char.IsSurrogate((char)source) && OthersInBlock(ref source) <= MaxOthersPerBlock;
 
     // How many of the BlockLength chars at source are not ASCII.
     [MethodImpl(MethodImplOptions.AggressiveInlining)]
